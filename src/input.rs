@@ -1,0 +1,160 @@
+//! Finding input files and mapping them into memory as text.
+//!
+//! Files are memory-mapped, not read into a buffer: the reader borrows every
+//! name from the mapping, so the text is never copied.
+
+use std::fmt;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// Larger files are refused: line numbers and offsets are kept in 32 bits
+/// in places, and such a file is no shader module anyway.
+pub const MAX_FILE_SIZE: u64 = 4 << 30;
+
+/// Extensions scanned when walking a directory.
+pub const IR_EXTENSIONS: &[&str] = &["ll"];
+
+/// The bytes of one input file.
+pub enum Source {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Source {
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Source::Mapped(m) => m,
+            Source::Owned(v) => v,
+        }
+    }
+}
+
+/// Why a file could not be read as IR text at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub fn load(path: &Path) -> Result<Source, InputError> {
+    let file = File::open(path).map_err(|e| InputError(format!("cannot open: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| InputError(format!("cannot stat: {e}")))?;
+    if meta.is_dir() {
+        return Err(InputError("is a directory".into()));
+    }
+    if meta.len() > MAX_FILE_SIZE {
+        return Err(InputError(format!(
+            "file is {} bytes; the limit is {} bytes",
+            meta.len(),
+            MAX_FILE_SIZE
+        )));
+    }
+    if meta.len() == 0 {
+        return Ok(Source::Owned(Vec::new()));
+    }
+    // SAFETY: the mapping is read-only; a file truncated by another process
+    // while we read it is the only hazard, as with any mmap-based tool.
+    match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(m) => Ok(Source::Mapped(m)),
+        // Pipes and special files cannot be mapped: read them instead.
+        Err(_) => std::fs::read(path)
+            .map(Source::Owned)
+            .map_err(|e| InputError(format!("cannot read: {e}"))),
+    }
+}
+
+/// Checks that `bytes` can be IR text and returns it as `&str`.
+pub fn as_ir_text(bytes: &[u8]) -> Result<&str, InputError> {
+    if bytes.is_empty() {
+        return Err(InputError("empty file".into()));
+    }
+    if bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(b"\xDE\xC0\x17\x0B") {
+        return Err(InputError(
+            "LLVM bitcode, not IR text: disassemble it with llvm-dis first".into(),
+        ));
+    }
+    if bytes.starts_with(b"MTLB") {
+        return Err(InputError("a .metallib container, not IR text".into()));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => {
+            if let Some(i) = memchr::memchr(0, &bytes[..bytes.len().min(1 << 16)]) {
+                let line = 1 + memchr::memchr_iter(b'\n', &bytes[..i]).count();
+                return Err(InputError(format!(
+                    "binary data (a NUL byte) at line {line}: not IR text"
+                )));
+            }
+            Ok(s)
+        }
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = 1 + memchr::memchr_iter(b'\n', &bytes[..at]).count();
+            Err(InputError(format!(
+                "binary data (invalid UTF-8) at line {line}: not IR text"
+            )))
+        }
+    }
+}
+
+/// One path to scan, or a problem met while walking.
+pub enum Found {
+    File(PathBuf),
+    Error(PathBuf, String),
+}
+
+/// Expands the given paths: files as given, directories walked recursively
+/// for `.ll` files (respecting .gitignore), in a stable order.
+pub fn collect(paths: &[PathBuf]) -> Vec<Found> {
+    let mut out = Vec::new();
+    for root in paths {
+        match std::fs::metadata(root) {
+            Err(e) => out.push(Found::Error(root.clone(), format!("cannot open: {e}"))),
+            Ok(m) if !m.is_dir() => out.push(Found::File(root.clone())),
+            Ok(_) => walk(root, &mut out),
+        }
+    }
+    out
+}
+
+fn walk(root: &Path, out: &mut Vec<Found>) {
+    let walker = ignore::WalkBuilder::new(root)
+        .follow_links(true)
+        .require_git(false)
+        .sort_by_file_path(|a, b| a.cmp(b))
+        .build();
+    for entry in walker {
+        match entry {
+            Ok(e) => {
+                let p = e.path();
+                let is_file = e.file_type().is_some_and(|t| t.is_file());
+                let is_ir = p
+                    .extension()
+                    .and_then(|x| x.to_str())
+                    .is_some_and(|x| IR_EXTENSIONS.contains(&x));
+                if is_file && is_ir {
+                    out.push(Found::File(p.to_path_buf()));
+                }
+            }
+            Err(err) => {
+                let path = error_path(&err).unwrap_or_else(|| root.to_path_buf());
+                out.push(Found::Error(path, err.to_string()));
+            }
+        }
+    }
+}
+
+fn error_path(err: &ignore::Error) -> Option<PathBuf> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
+}

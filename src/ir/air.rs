@@ -1,0 +1,450 @@
+//! Apple's AIR conventions on top of the module model: entry points and
+//! their arguments (`!air.kernel`, `!air.vertex`, ...), function constants,
+//! and the compiler's version metadata.
+
+use super::metadata::{MetaOperand, MetadataTable};
+use super::model::{Diagnostic, Module};
+use serde::Serialize;
+
+/// Named-metadata lists that declare entry points, with the stage each names.
+pub const ENTRY_POINT_LISTS: &[(&str, &str)] = &[
+    ("air.kernel", "kernel"),
+    ("air.vertex", "vertex"),
+    ("air.fragment", "fragment"),
+    ("air.mesh", "mesh"),
+    ("air.object", "object"),
+    ("air.visible", "visible"),
+    ("air.intersection", "intersection"),
+];
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AirInfo<'a> {
+    pub entry_points: Vec<EntryPoint<'a>>,
+    pub function_constants: Vec<FunctionConstant<'a>>,
+    /// `!air.version`, e.g. "2.7.0".
+    pub air_version: Option<String>,
+    /// `!air.language_version`, e.g. "Metal 3.2.0".
+    pub language_version: Option<String>,
+    /// `!air.compile_options`, e.g. "air.compile.fast_math_enable".
+    pub compile_options: Vec<&'a str>,
+    /// `!llvm.ident`, e.g. "Apple metal version 32023.620 (metalfe-32023.620)".
+    pub llvm_ident: Vec<&'a str>,
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl AirInfo<'_> {
+    pub fn fast_math(&self) -> bool {
+        self.compile_options
+            .contains(&"air.compile.fast_math_enable")
+    }
+
+    pub fn kernels(&self) -> impl Iterator<Item = &EntryPoint<'_>> {
+        self.entry_points.iter().filter(|e| e.stage == "kernel")
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryPoint<'a> {
+    pub name: &'a str,
+    /// "kernel", "vertex", "fragment", ...
+    pub stage: &'static str,
+    pub arguments: Vec<Argument<'a>>,
+    /// Extra properties such as `air.max_work_group_size`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub properties: Vec<(&'a str, i64)>,
+}
+
+/// What kind of thing an entry-point argument is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgumentKind {
+    Buffer,
+    Texture,
+    Sampler,
+    /// A value the hardware provides: thread ids, grid sizes, ...
+    Builtin,
+    /// `[[stage_in]]` and per-vertex or per-fragment inputs.
+    StageIn,
+    /// Render targets and other outputs.
+    Output,
+    VisibleFunctionTable,
+    Other,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Argument<'a> {
+    /// Position in the function's parameter list.
+    pub index: u32,
+    pub kind: ArgumentKind,
+    /// The AIR tag as written, e.g. `air.buffer`, `air.thread_position_in_grid`.
+    pub air_kind: &'a str,
+    /// For builtins: the tag without `air.`, e.g. `thread_position_in_grid`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub builtin: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location_index: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address_space: Option<u32>,
+    /// `read`, `write` or `read_write`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub access: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_size: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer_size: Option<u32>,
+    /// The function constant whose value decides whether the argument exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub function_constant: Option<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub struct_fields: Vec<StructField<'a>>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unused: bool,
+}
+
+/// One field of `air.struct_type_info`: the layout of a buffer's struct.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StructField<'a> {
+    pub offset: u32,
+    pub size: u32,
+    /// Array length (0 for a scalar field).
+    pub count: u32,
+    pub type_name: &'a str,
+    pub name: &'a str,
+}
+
+impl<'a> Argument<'a> {
+    /// The field that covers byte `offset` of the argument's struct.
+    pub fn field_at(&self, offset: u64) -> Option<&StructField<'a>> {
+        self.struct_fields.iter().find(|f| {
+            let len = f.size as u64 * (f.count.max(1) as u64);
+            offset >= f.offset as u64 && offset < f.offset as u64 + len.max(1)
+        })
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FunctionConstant<'a> {
+    /// The `air.fc_initializer` global, e.g. `_Z7align_Q.MTL_FC_INIT_200_b`.
+    pub global: &'a str,
+    pub name: Option<&'a str>,
+    /// MSL type name ("bool", "int", ...) or the suffix code of the global's name.
+    pub type_name: Option<&'a str>,
+    pub index: Option<u32>,
+}
+
+/// Interprets the AIR metadata of `m`.
+pub fn air_info<'a>(m: &Module<'a>) -> AirInfo<'a> {
+    let mut info = AirInfo::default();
+    let md = &m.metadata;
+    for (list, stage) in ENTRY_POINT_LISTS {
+        let Some(named) = m.named(list) else { continue };
+        for id in &named.nodes {
+            match entry_point(md, *id, stage, &mut info.diagnostics, named.line) {
+                Some(ep) => info.entry_points.push(ep),
+                None => info.diagnostics.push(Diagnostic::warning(
+                    md.entry(*id).map_or(named.line, |e| e.line),
+                    format!("!{list} entry !{id} does not name a function"),
+                )),
+            }
+        }
+    }
+    function_constants(m, &mut info);
+    info.air_version = first_tuple(m, "air.version").map(|ops| version_string(ops));
+    info.language_version = first_tuple(m, "air.language_version").map(|ops| version_string(ops));
+    info.compile_options = strings_of(m, "air.compile_options");
+    info.llvm_ident = strings_of(m, "llvm.ident");
+    info
+}
+
+fn first_tuple<'m, 'a>(m: &'m Module<'a>, name: &str) -> Option<&'m [MetaOperand<'a>]> {
+    m.named(name)?
+        .nodes
+        .first()
+        .and_then(|id| m.metadata.tuple(*id))
+}
+
+/// `!{i32 2, i32 7, i32 0}` gives "2.7.0"; `!{!"Metal", i32 3, i32 2, i32 0}` gives "Metal 3.2.0".
+fn version_string(ops: &[MetaOperand<'_>]) -> String {
+    let mut out = String::new();
+    let mut numbers = Vec::new();
+    for op in ops {
+        if let Some(s) = op.as_str() {
+            out.push_str(s);
+            out.push(' ');
+        } else if let Some(v) = op.as_int() {
+            numbers.push(v.to_string());
+        }
+    }
+    out.push_str(&numbers.join("."));
+    out.trim().to_string()
+}
+
+/// The first string of each node in named metadata `name`.
+fn strings_of<'a>(m: &Module<'a>, name: &str) -> Vec<&'a str> {
+    let Some(named) = m.named(name) else {
+        return Vec::new();
+    };
+    named
+        .nodes
+        .iter()
+        .filter_map(|id| m.metadata.tuple(*id)?.iter().find_map(|op| op.as_str()))
+        .collect()
+}
+
+fn entry_point<'a>(
+    md: &MetadataTable<'a>,
+    id: u32,
+    stage: &'static str,
+    diags: &mut Vec<Diagnostic>,
+    line: u32,
+) -> Option<EntryPoint<'a>> {
+    let ops = md.tuple(id)?;
+    let name = ops.first()?.as_global()?;
+    let mut ep = EntryPoint {
+        name,
+        stage,
+        arguments: Vec::new(),
+        properties: Vec::new(),
+    };
+    let line = md.entry(id).map_or(line, |e| e.line);
+    // Kernels: !{fn, !{}, !{args...}, props...}; vertex and fragment:
+    // !{fn, !{outputs...}, !{inputs...}, props...}.
+    if let Some(args) = ops.get(2).and_then(|op| md.tuple_of(op)) {
+        for arg in args {
+            match md.tuple_of(arg).and_then(|a| argument(md, a, diags, line)) {
+                Some(a) => ep.arguments.push(a),
+                None => diags.push(Diagnostic::warning(
+                    line,
+                    format!("an argument of {name} has no readable AIR description"),
+                )),
+            }
+        }
+    }
+    for prop in ops.iter().skip(3) {
+        if let Some(p) = md.tuple_of(prop)
+            && let (Some(k), Some(v)) = (
+                p.first().and_then(|o| o.as_str()),
+                p.get(1).and_then(|o| o.as_int()),
+            )
+        {
+            ep.properties.push((k, v));
+        }
+    }
+    Some(ep)
+}
+
+fn classify(tag: &str) -> ArgumentKind {
+    match tag {
+        "air.buffer" | "air.indirect_buffer" => ArgumentKind::Buffer,
+        "air.texture" => ArgumentKind::Texture,
+        "air.sampler" => ArgumentKind::Sampler,
+        "air.visible_function_table" | "air.intersection_function_table" => {
+            ArgumentKind::VisibleFunctionTable
+        }
+        "air.stage_in" | "air.vertex_input" | "air.fragment_input" => ArgumentKind::StageIn,
+        "air.render_target" | "air.vertex_output" | "air.position" => ArgumentKind::Output,
+        t if t.starts_with("air.") => ArgumentKind::Builtin,
+        _ => ArgumentKind::Other,
+    }
+}
+
+fn argument<'a>(
+    md: &MetadataTable<'a>,
+    ops: &[MetaOperand<'a>],
+    diags: &mut Vec<Diagnostic>,
+    line: u32,
+) -> Option<Argument<'a>> {
+    let index = ops.first()?.as_int()?.clamp(0, u32::MAX as i64) as u32;
+    let mut arg = Argument {
+        index,
+        kind: ArgumentKind::Other,
+        air_kind: "",
+        builtin: None,
+        location_index: None,
+        address_space: None,
+        access: None,
+        name: None,
+        type_name: None,
+        type_size: None,
+        buffer_size: None,
+        function_constant: None,
+        struct_fields: Vec::new(),
+        unused: false,
+    };
+    let int_at = |i: usize| {
+        ops.get(i)
+            .and_then(|o| o.as_int())
+            .map(|v| v.clamp(0, u32::MAX as i64) as u32)
+    };
+    let str_at = |i: usize| ops.get(i).and_then(|o| o.as_str());
+    let mut i = 1;
+    while i < ops.len() {
+        let Some(key) = ops[i].as_str() else {
+            i += 1;
+            continue;
+        };
+        i += 1;
+        match key {
+            "air.function_constant" => {
+                if let Some(pred) = ops.get(i).and_then(|o| md.tuple_of(o)) {
+                    arg.function_constant = pred.get(2).and_then(|o| o.as_str());
+                }
+                i += 1;
+            }
+            "air.location_index" => {
+                arg.location_index = int_at(i);
+                // The second number is the binding's array size.
+                while i < ops.len() && ops[i].as_int().is_some() {
+                    i += 1;
+                }
+            }
+            "air.address_space" => {
+                arg.address_space = int_at(i);
+                i += 1;
+            }
+            "air.arg_type_size" => {
+                arg.type_size = int_at(i);
+                i += 1;
+            }
+            "air.buffer_size" => {
+                arg.buffer_size = int_at(i);
+                i += 1;
+            }
+            "air.arg_type_name" => {
+                arg.type_name = str_at(i);
+                i += 1;
+            }
+            "air.arg_name" => {
+                arg.name = str_at(i);
+                i += 1;
+            }
+            "air.struct_type_info" => {
+                if let Some(info) = ops.get(i).and_then(|o| md.tuple_of(o)) {
+                    arg.struct_fields = struct_fields(info, diags, line);
+                }
+                i += 1;
+            }
+            "air.read" => arg.access = Some("read"),
+            "air.write" => arg.access = Some("write"),
+            "air.read_write" => arg.access = Some("read_write"),
+            "air.arg_unused" => arg.unused = true,
+            tag if arg.air_kind.is_empty() => {
+                arg.air_kind = tag;
+                arg.kind = classify(tag);
+                if arg.kind == ArgumentKind::Builtin {
+                    arg.builtin = tag.strip_prefix("air.");
+                }
+            }
+            _ => {
+                // Another property: skip its numeric or node values.
+                while i < ops.len() && ops[i].as_str().is_none() {
+                    i += 1;
+                }
+            }
+        }
+    }
+    Some(arg)
+}
+
+/// `air.struct_type_info` is a flat list of (offset, size, count, type name,
+/// field name) groups.
+fn struct_fields<'a>(
+    ops: &[MetaOperand<'a>],
+    diags: &mut Vec<Diagnostic>,
+    line: u32,
+) -> Vec<StructField<'a>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 5 <= ops.len() {
+        let g = &ops[i..i + 5];
+        let nums: Vec<Option<i64>> = g[..3].iter().map(|o| o.as_int()).collect();
+        match (nums[0], nums[1], nums[2], g[3].as_str(), g[4].as_str()) {
+            (Some(offset), Some(size), Some(count), Some(type_name), Some(name)) => {
+                let u = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+                out.push(StructField {
+                    offset: u(offset),
+                    size: u(size),
+                    count: u(count),
+                    type_name,
+                    name,
+                });
+                i += 5;
+            }
+            _ => {
+                // Nested descriptions (e.g. `air.indirect_argument`) are skipped.
+                i += 1;
+                while i < ops.len() && ops[i].as_int().is_none() {
+                    i += 1;
+                }
+            }
+        }
+    }
+    if i < ops.len() && i + 5 > ops.len() && out.is_empty() {
+        diags.push(Diagnostic::warning(
+            line,
+            "air.struct_type_info has an unexpected shape",
+        ));
+    }
+    out
+}
+
+fn function_constants<'a>(m: &Module<'a>, info: &mut AirInfo<'a>) {
+    // From the globals: `<mangled>.MTL_FC_INIT_<index>_<type code>` in section air.fc_initializer.
+    for g in &m.globals {
+        if g.section != Some("air.fc_initializer") {
+            continue;
+        }
+        let (index, code) = match g.name.rsplit_once("MTL_FC_INIT_") {
+            Some((_, rest)) => {
+                let mut parts = rest.splitn(2, '_');
+                (parts.next().and_then(|s| s.parse().ok()), parts.next())
+            }
+            None => (None, None),
+        };
+        info.function_constants.push(FunctionConstant {
+            global: g.name,
+            name: None,
+            type_name: code,
+            index,
+        });
+    }
+    // From `!air.function_constants`: !{ptr @global, !"type", !"name", i32 index, ...}.
+    if let Some(named) = m.named("air.function_constants") {
+        for id in &named.nodes {
+            let Some(ops) = m.metadata.tuple(*id) else {
+                continue;
+            };
+            let Some(global) = ops.first().and_then(|o| o.as_global()) else {
+                continue;
+            };
+            let type_name = ops.get(1).and_then(|o| o.as_str());
+            let name = ops.get(2).and_then(|o| o.as_str());
+            let index = ops
+                .get(3)
+                .and_then(|o| o.as_int())
+                .map(|v| v.clamp(0, u32::MAX as i64) as u32);
+            match info
+                .function_constants
+                .iter_mut()
+                .find(|fc| fc.global == global)
+            {
+                Some(fc) => {
+                    fc.name = name.or(fc.name);
+                    fc.type_name = type_name.or(fc.type_name);
+                    fc.index = index.or(fc.index);
+                }
+                None => info.function_constants.push(FunctionConstant {
+                    global,
+                    name,
+                    type_name,
+                    index,
+                }),
+            }
+        }
+    }
+}

@@ -1,0 +1,621 @@
+//! The body reader: blocks and instructions of one function.
+//!
+//! An instruction that cannot be read becomes a diagnostic and the reader
+//! resumes at the next line outside any open bracket, so one bad line costs
+//! one instruction, not the function.
+
+use super::lexer::{Lexer, Tok};
+use super::metadata::MetaOperand;
+use super::model::{Block, Body, Diagnostic, Flags, Instruction, Module, Opcode, Operand, Value};
+use super::parser::{PResult, Parser};
+use super::types::{Type, TypeId, TypeTable};
+
+pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<Diagnostic>) {
+    let mut body = Body::default();
+    let mut diags = Vec::new();
+    let Some(f) = module.functions.get(index) else {
+        return (body, diags);
+    };
+    let Some(range) = f.body_range.clone() else {
+        return (body, diags);
+    };
+    let text = module.text.get(range).unwrap_or("");
+    let mut p = Parser::new(Lexer::new(text, f.body_line), &mut module.types);
+    let mut block = Block {
+        label: None,
+        instructions: 0..0,
+        line: f.body_line,
+    };
+    loop {
+        let t = p.lx.peek();
+        match t.tok {
+            Tok::Eof => break,
+            Tok::Label(label) => {
+                p.lx.next_token();
+                let start = body.instructions.len();
+                if block.label.is_some() || start > 0 {
+                    block.instructions.end = start;
+                    body.blocks.push(block);
+                }
+                block = Block {
+                    label: Some(label),
+                    instructions: start..start,
+                    line: t.line,
+                };
+            }
+            Tok::Hash(name) if name.starts_with("dbg_") => {
+                p.lx.next_token();
+                body.debug_records += 1;
+                if let Err(e) = p.skip_group() {
+                    diags.push(Diagnostic::error(e.line, e.message));
+                    p.lx.recover_after(t.line);
+                }
+            }
+            _ => match instruction(&mut p) {
+                Ok(inst) => {
+                    if inst.opcode == Opcode::Other {
+                        let msg = format!(
+                            "unknown instruction '{}' kept without operands",
+                            inst.opcode_text
+                        );
+                        diags.push(Diagnostic::warning(inst.line, msg));
+                    }
+                    body.instructions.push(inst);
+                }
+                Err(e) => {
+                    diags.push(Diagnostic::error(e.line, e.message));
+                    p.reset_depth();
+                    p.lx.recover_after(t.line.max(e.line));
+                }
+            },
+        }
+    }
+    block.instructions.end = body.instructions.len();
+    body.blocks.push(block);
+    (body, diags)
+}
+
+fn new_inst<'a>(
+    result: Option<&'a str>,
+    opcode: Opcode,
+    text: &'a str,
+    line: u32,
+) -> Instruction<'a> {
+    Instruction {
+        result,
+        opcode,
+        opcode_text: text,
+        flags: Flags::default(),
+        ty: TypeTable::VOID,
+        elem_ty: None,
+        predicate: None,
+        operands: Vec::new(),
+        indices: Vec::new(),
+        dbg: None,
+        metadata: Vec::new(),
+        line,
+    }
+}
+
+fn instruction<'a>(p: &mut Parser<'a, '_>) -> PResult<Instruction<'a>> {
+    let first = p.lx.next_token();
+    let line = first.line;
+    let (result, op_tok) = match first.tok {
+        Tok::Local(name) => {
+            p.expect(b'=')?;
+            (Some(name), p.lx.next_token())
+        }
+        _ => (None, first),
+    };
+    let word = match op_tok.tok {
+        Tok::Word(w) => w,
+        other => {
+            return p.error(
+                op_tok.line,
+                format!("expected an instruction, found {}", other.describe()),
+            );
+        }
+    };
+    // `tail call`, `musttail call`, `notail call`.
+    let (word, mut pre_flags) = match word {
+        "tail" | "musttail" | "notail" => {
+            let f = Flags::from_word(word).unwrap_or_default();
+            match p.lx.next_tok() {
+                Tok::Word("call") => ("call", f),
+                other => {
+                    return p.error(
+                        line,
+                        format!("expected 'call' after '{word}', found {}", other.describe()),
+                    );
+                }
+            }
+        }
+        _ => (word, Flags::default()),
+    };
+    let Some(opcode) = Opcode::from_word(word) else {
+        // An instruction from a newer LLVM: kept, opaque; the caller warns.
+        skip_to_line_end(p, line)?;
+        return Ok(new_inst(result, Opcode::Other, word, line));
+    };
+    let mut inst = new_inst(result, opcode, word, line);
+    let flags = p.parse_flags();
+    pre_flags.insert(flags);
+    inst.flags = pre_flags;
+    operands(p, &mut inst)?;
+    trailing(p, &mut inst)?;
+    Ok(inst)
+}
+
+fn skip_to_line_end(p: &mut Parser<'_, '_>, line: u32) -> PResult<()> {
+    while p.lx.peek().line == line && p.lx.peek_tok() != Tok::Eof {
+        match p.lx.peek_tok() {
+            Tok::Punct(b'(' | b'[' | b'{' | b'<') => p.skip_group()?,
+            _ => {
+                p.lx.next_token();
+            }
+        }
+    }
+    Ok(())
+}
+
+fn label<'a>(p: &mut Parser<'a, '_>) -> PResult<Operand<'a>> {
+    p.expect_word("label")?;
+    let t = p.lx.next_token();
+    match t.tok {
+        Tok::Local(name) => Ok(Operand {
+            ty: TypeTable::LABEL,
+            value: Value::Label(name),
+        }),
+        other => p.error(
+            t.line,
+            format!("expected a block label, found {}", other.describe()),
+        ),
+    }
+}
+
+/// `, <type> <value>`
+fn comma_operand<'a>(p: &mut Parser<'a, '_>) -> PResult<Operand<'a>> {
+    p.expect(b',')?;
+    p.parse_operand()
+}
+
+fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
+    use Opcode::*;
+    match inst.opcode {
+        Ret => {
+            if p.lx.eat_word("void") {
+                return Ok(());
+            }
+            let op = p.parse_operand()?;
+            inst.operands.push(op);
+        }
+        Br => {
+            if p.lx.peek_tok() == Tok::Word("label") {
+                inst.operands.push(label(p)?);
+            } else {
+                inst.operands.push(p.parse_operand()?);
+                p.expect(b',')?;
+                inst.operands.push(label(p)?);
+                p.expect(b',')?;
+                inst.operands.push(label(p)?);
+            }
+        }
+        Switch => {
+            inst.operands.push(p.parse_operand()?);
+            p.expect(b',')?;
+            inst.operands.push(label(p)?);
+            p.expect(b'[')?;
+            while !p.lx.eat(b']') {
+                inst.operands.push(p.parse_operand()?);
+                p.expect(b',')?;
+                inst.operands.push(label(p)?);
+            }
+        }
+        IndirectBr => {
+            inst.operands.push(p.parse_operand()?);
+            p.expect(b',')?;
+            p.expect(b'[')?;
+            while !p.lx.eat(b']') {
+                inst.operands.push(label(p)?);
+                p.lx.eat(b',');
+            }
+        }
+        Unreachable => {}
+        FNeg | Freeze => {
+            let op = p.parse_operand()?;
+            inst.ty = op.ty;
+            inst.operands.push(op);
+        }
+        op if op.is_binary() => {
+            let a = p.parse_operand()?;
+            p.expect(b',')?;
+            let b = p.parse_value(a.ty)?;
+            inst.ty = a.ty;
+            inst.operands.push(Operand { ty: a.ty, value: b });
+            inst.operands.insert(0, a);
+        }
+        ICmp | FCmp => {
+            inst.flags.insert(p.parse_flags());
+            match p.lx.next_tok() {
+                Tok::Word(pred) => inst.predicate = Some(pred),
+                other => {
+                    return p.error(
+                        inst.line,
+                        format!("expected a predicate, found {}", other.describe()),
+                    );
+                }
+            }
+            let a = p.parse_operand()?;
+            p.expect(b',')?;
+            let b = p.parse_value(a.ty)?;
+            inst.ty = bool_like(p.types, a.ty);
+            inst.operands.push(a.clone());
+            inst.operands.push(Operand { ty: a.ty, value: b });
+        }
+        op if op.is_cast() => {
+            let a = p.parse_operand()?;
+            p.expect_word("to")?;
+            let to = p.parse_type()?;
+            inst.ty = to;
+            inst.elem_ty = Some(to);
+            inst.operands.push(a);
+        }
+        Select => {
+            let c = p.parse_operand()?;
+            let a = comma_operand(p)?;
+            let b = comma_operand(p)?;
+            inst.ty = a.ty;
+            inst.operands.extend([c, a, b]);
+        }
+        Phi => {
+            let ty = p.parse_type()?;
+            inst.ty = ty;
+            loop {
+                p.expect(b'[')?;
+                let v = p.parse_value(ty)?;
+                p.expect(b',')?;
+                let bb = match p.lx.next_tok() {
+                    Tok::Local(n) => n,
+                    other => {
+                        return p.error(
+                            inst.line,
+                            format!("expected a block in phi, found {}", other.describe()),
+                        );
+                    }
+                };
+                p.expect(b']')?;
+                inst.operands.push(Operand { ty, value: v });
+                inst.operands.push(Operand {
+                    ty: TypeTable::LABEL,
+                    value: Value::Label(bb),
+                });
+                // A trailing `, !dbg` is an attachment, not another incoming pair.
+                let t = p.lx.peek();
+                if t.tok == Tok::Punct(b',') {
+                    p.lx.next_token();
+                    if p.lx.peek_tok() != Tok::Punct(b'[') {
+                        attachments_after_comma(p, inst)?;
+                        return Ok(());
+                    }
+                } else {
+                    break;
+                }
+            }
+        }
+        Alloca => {
+            p.lx.eat_word("inalloca");
+            let ty = p.parse_type()?;
+            inst.elem_ty = Some(ty);
+            let mut addrspace = 0;
+            while p.lx.peek().line == inst.line && p.lx.eat(b',') {
+                match p.lx.peek_tok() {
+                    Tok::Word("align") => {
+                        p.lx.next_token();
+                        p.expect_int()?;
+                    }
+                    Tok::Word("addrspace") => {
+                        p.lx.next_token();
+                        p.expect(b'(')?;
+                        addrspace = p.expect_u32()?;
+                        p.expect(b')')?;
+                    }
+                    Tok::MetaName(_) => {
+                        attachments_after_comma(p, inst)?;
+                        break;
+                    }
+                    _ => inst.operands.push(p.parse_operand()?),
+                }
+            }
+            inst.ty = p.types.ptr(addrspace, None);
+        }
+        Load => {
+            let ty = p.parse_type()?;
+            inst.elem_ty = Some(ty);
+            inst.ty = ty;
+            inst.operands.push(comma_operand(p)?);
+            memory_ordering(p, inst)?;
+        }
+        Store => {
+            inst.operands.push(p.parse_operand()?);
+            inst.operands.push(comma_operand(p)?);
+            memory_ordering(p, inst)?;
+        }
+        GetElementPtr => {
+            let ty = p.parse_type()?;
+            inst.elem_ty = Some(ty);
+            loop {
+                if !p.lx.eat(b',') {
+                    break;
+                }
+                if matches!(p.lx.peek_tok(), Tok::MetaName(_)) {
+                    attachments_after_comma(p, inst)?;
+                    break;
+                }
+                p.lx.eat_word("inrange");
+                inst.operands.push(p.parse_operand()?);
+            }
+            let addrspace = inst
+                .operands
+                .first()
+                .and_then(|o| p.types.addrspace(o.ty))
+                .unwrap_or(0);
+            inst.ty = p.types.ptr(addrspace, None);
+        }
+        ExtractElement => {
+            let v = p.parse_operand()?;
+            let i = comma_operand(p)?;
+            inst.ty = p.types.scalar_of(v.ty);
+            inst.operands.extend([v, i]);
+        }
+        InsertElement => {
+            let v = p.parse_operand()?;
+            let e = comma_operand(p)?;
+            let i = comma_operand(p)?;
+            inst.ty = v.ty;
+            inst.operands.extend([v, e, i]);
+        }
+        ShuffleVector => {
+            let a = p.parse_operand()?;
+            let b = comma_operand(p)?;
+            let mask = comma_operand(p)?;
+            let elem = p.types.scalar_of(a.ty);
+            inst.ty = match p.types.get(mask.ty) {
+                Type::Vector { len, scalable, .. } => {
+                    let (len, scalable) = (*len, *scalable);
+                    p.types.intern(Type::Vector {
+                        len,
+                        elem,
+                        scalable,
+                    })
+                }
+                _ => a.ty,
+            };
+            inst.operands.extend([a, b, mask]);
+        }
+        ExtractValue | InsertValue => {
+            let agg = p.parse_operand()?;
+            inst.ty = agg.ty;
+            inst.operands.push(agg);
+            if inst.opcode == InsertValue {
+                inst.operands.push(comma_operand(p)?);
+            }
+            while p.lx.peek().line == inst.line && p.lx.eat(b',') {
+                if matches!(p.lx.peek_tok(), Tok::MetaName(_)) {
+                    attachments_after_comma(p, inst)?;
+                    break;
+                }
+                inst.indices.push(p.expect_u32()?);
+            }
+            if inst.opcode == ExtractValue {
+                let mut ty = Some(inst.ty);
+                for i in &inst.indices {
+                    ty = ty.and_then(|t| p.types.member(t, *i as u64));
+                }
+                inst.ty = ty.unwrap_or(TypeTable::VOID);
+            }
+        }
+        Fence => {
+            memory_ordering(p, inst)?;
+        }
+        CmpXchg => {
+            let ptr = p.parse_operand()?;
+            let cmp = comma_operand(p)?;
+            let new = comma_operand(p)?;
+            let value_ty = cmp.ty;
+            inst.ty = p.types.intern(Type::Struct {
+                fields: vec![value_ty, TypeTable::I1],
+                packed: false,
+            });
+            inst.operands.extend([ptr, cmp, new]);
+            memory_ordering(p, inst)?;
+        }
+        AtomicRmw => {
+            inst.flags.insert(p.parse_flags());
+            match p.lx.next_tok() {
+                Tok::Word(op) => inst.predicate = Some(op),
+                other => {
+                    return p.error(
+                        inst.line,
+                        format!("expected an atomic operation, found {}", other.describe()),
+                    );
+                }
+            }
+            let ptr = p.parse_operand()?;
+            let v = comma_operand(p)?;
+            inst.ty = v.ty;
+            inst.operands.extend([ptr, v]);
+            memory_ordering(p, inst)?;
+        }
+        Call => call(p, inst)?,
+        VAArg => {
+            inst.operands.push(p.parse_operand()?);
+            p.expect(b',')?;
+            inst.ty = p.parse_type()?;
+        }
+        _ => skip_to_line_end(p, inst.line)?,
+    }
+    Ok(())
+}
+
+/// `<i1>` or a vector of i1 as long as `ty`.
+fn bool_like(types: &mut TypeTable<'_>, ty: TypeId) -> TypeId {
+    match types.get(ty) {
+        Type::Vector { len, scalable, .. } => {
+            let (len, scalable) = (*len, *scalable);
+            types.intern(Type::Vector {
+                len,
+                elem: TypeTable::I1,
+                scalable,
+            })
+        }
+        _ => TypeTable::I1,
+    }
+}
+
+/// `syncscope("...")` and orderings after a memory operation.
+fn memory_ordering<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
+    loop {
+        match p.lx.peek_tok() {
+            Tok::Word("syncscope") => {
+                p.lx.next_token();
+                p.skip_group()?;
+            }
+            Tok::Word(
+                "unordered" | "monotonic" | "acquire" | "release" | "acq_rel" | "seq_cst"
+                | "singlethread",
+            ) => {
+                p.lx.next_token();
+                inst.flags.insert(Flags::ATOMIC);
+            }
+            _ => return Ok(()),
+        }
+    }
+}
+
+fn call<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
+    // Fast-math flags were read with the other flags; now calling convention,
+    // return attributes and `addrspace(N)` until the type.
+    while !p.at_type() {
+        let t = p.lx.next_token();
+        match t.tok {
+            Tok::Word(_) => {
+                if p.lx.peek_tok() == Tok::Punct(b'(') {
+                    p.skip_group()?;
+                } else if let Tok::Int(_) = p.lx.peek_tok() {
+                    p.lx.next_token();
+                }
+            }
+            Tok::Str(_) => {
+                if p.lx.eat(b'=') {
+                    p.lx.next_token();
+                }
+            }
+            other => {
+                return p.error(
+                    t.line,
+                    format!("expected the call's type, found {}", other.describe()),
+                );
+            }
+        }
+    }
+    let ty = p.parse_type()?;
+    inst.ty = match p.types.get(ty) {
+        Type::Function { ret, .. } => *ret,
+        _ => ty,
+    };
+    let callee_value = p.parse_value(TypeTable::PTR)?;
+    p.expect(b'(')?;
+    if !p.lx.eat(b')') {
+        loop {
+            inst.operands.push(p.parse_argument()?);
+            if p.lx.eat(b')') {
+                break;
+            }
+            p.expect(b',')?;
+        }
+    }
+    inst.operands.push(Operand {
+        ty: TypeTable::PTR,
+        value: callee_value,
+    });
+    Ok(())
+}
+
+/// Attachments after a comma was eaten: `!dbg !12, !tbaa !3`.
+fn attachments_after_comma<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
+    loop {
+        let t = p.lx.next_token();
+        let kind = match t.tok {
+            Tok::MetaName(k) => k,
+            other => {
+                return p.error(
+                    t.line,
+                    format!("expected a metadata attachment, found {}", other.describe()),
+                );
+            }
+        };
+        match p.parse_meta_operand()? {
+            MetaOperand::Ref(id) if kind == "dbg" => inst.dbg = Some(id),
+            MetaOperand::Ref(id) => inst.metadata.push((kind, id)),
+            _ => {}
+        }
+        if !(p.lx.peek().line == inst.line && p.lx.eat(b',')) {
+            return Ok(());
+        }
+    }
+}
+
+/// What may follow an instruction on its line: `, align N`, function
+/// attributes `#0`, operand bundles `[ "x"(...) ]`, and attachments.
+fn trailing<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
+    loop {
+        let t = p.lx.peek();
+        if t.line != inst.line || t.tok == Tok::Eof {
+            return Ok(());
+        }
+        match t.tok {
+            Tok::Punct(b',') => {
+                p.lx.next_token();
+                match p.lx.peek_tok() {
+                    Tok::MetaName(_) => {
+                        attachments_after_comma(p, inst)?;
+                    }
+                    Tok::Word(_) => {
+                        p.lx.next_token();
+                        match p.lx.peek_tok() {
+                            Tok::Int(_) => {
+                                p.lx.next_token();
+                            }
+                            Tok::Punct(b'(') => p.skip_group()?,
+                            _ => {}
+                        }
+                    }
+                    _ => return p.expected("an attachment or 'align'"),
+                }
+            }
+            Tok::Hash(_) => {
+                p.lx.next_token();
+            }
+            Tok::Punct(b'[') => p.skip_group()?,
+            Tok::Word(_) => {
+                // Function attributes written inline on a call.
+                p.lx.next_token();
+                if p.lx.peek_tok() == Tok::Punct(b'(') {
+                    p.skip_group()?;
+                }
+            }
+            Tok::Str(_) => {
+                p.lx.next_token();
+                if p.lx.eat(b'=') {
+                    p.lx.next_token();
+                }
+            }
+            other => {
+                return p.error(
+                    t.line,
+                    format!("unexpected {} after the instruction", other.describe()),
+                );
+            }
+        }
+    }
+}

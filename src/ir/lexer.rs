@@ -1,0 +1,482 @@
+//! Tokenizer for LLVM IR text.
+//!
+//! Hand-written rather than generated: the reader must take every era of AIR
+//! text (typed and opaque pointers, keywords newer than any one LLVM knows) at
+//! hundreds of MB/s, and a byte loop over `&str` that never allocates is the
+//! simplest way to get there. Tokens borrow the input; nothing is copied.
+
+/// One token. Text fields borrow the input and exclude sigils and quotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok<'a> {
+    /// `%name`, `%12`, `%"quoted name"`.
+    Local(&'a str),
+    /// `@name`, `@"quoted"`.
+    Global(&'a str),
+    /// `!12`.
+    MetaRef(&'a str),
+    /// `!dbg`, `!air.kernel`, `!DILocation`.
+    MetaName(&'a str),
+    /// `!"text"`.
+    MetaStr(&'a str),
+    /// `#0`, or `#dbg_value` (a debug record).
+    Hash(&'a str),
+    /// `-12`, `42`.
+    Int(&'a str),
+    /// `1.5e+00`, `0x3FF0000000000000`, `0xH3C00`.
+    Float(&'a str),
+    /// `"text"`.
+    Str(&'a str),
+    /// `c"text"`.
+    CStr(&'a str),
+    /// Keywords, type names, field names: `add`, `i32`, `addrspace`, `x`, `...`.
+    Word(&'a str),
+    /// `entry:`, `12:`, `"quoted":`, and metadata field names such as `line:`.
+    Label(&'a str),
+    /// One of `= , ( ) [ ] { } < > * | !`.
+    Punct(u8),
+    /// A byte that starts no token.
+    Bad(u8),
+    Eof,
+}
+
+impl Tok<'_> {
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::Local(s) => format!("'%{s}'"),
+            Tok::Global(s) => format!("'@{s}'"),
+            Tok::MetaRef(s) => format!("'!{s}'"),
+            Tok::MetaName(s) => format!("'!{s}'"),
+            Tok::MetaStr(_) => "a metadata string".into(),
+            Tok::Hash(s) => format!("'#{s}'"),
+            Tok::Int(s) | Tok::Float(s) => format!("'{s}'"),
+            Tok::Str(_) | Tok::CStr(_) => "a string".into(),
+            Tok::Word(s) => format!("'{s}'"),
+            Tok::Label(s) => format!("label '{s}:'"),
+            Tok::Punct(c) => format!("'{}'", *c as char),
+            Tok::Bad(c) if c.is_ascii_graphic() => format!("unexpected character '{}'", *c as char),
+            Tok::Bad(c) => format!("unexpected byte 0x{c:02x}"),
+            Tok::Eof => "end of input".into(),
+        }
+    }
+}
+
+/// A token with where it starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Token<'a> {
+    pub tok: Tok<'a>,
+    /// Byte offset of the token's first byte in the lexer's text.
+    pub start: usize,
+    /// Byte offset just past the token.
+    pub end: usize,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+#[inline]
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-')
+}
+
+pub struct Lexer<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    line: u32,
+    peeked: Option<Token<'a>>,
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer over `text`, whose first byte is on line `first_line`.
+    pub fn new(text: &'a str, first_line: u32) -> Self {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            line: first_line,
+            peeked: None,
+        }
+    }
+
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// Line of the next token (or of the end of input).
+    pub fn line(&mut self) -> u32 {
+        self.peek().line
+    }
+
+    pub fn peek(&mut self) -> Token<'a> {
+        if let Some(t) = self.peeked {
+            return t;
+        }
+        let t = self.lex();
+        self.peeked = Some(t);
+        t
+    }
+
+    pub fn next_token(&mut self) -> Token<'a> {
+        match self.peeked.take() {
+            Some(t) => t,
+            None => self.lex(),
+        }
+    }
+
+    pub fn next_tok(&mut self) -> Tok<'a> {
+        self.next_token().tok
+    }
+
+    pub fn peek_tok(&mut self) -> Tok<'a> {
+        self.peek().tok
+    }
+
+    /// Consumes the next token if it is the punctuation `c`.
+    pub fn eat(&mut self, c: u8) -> bool {
+        if self.peek().tok == Tok::Punct(c) {
+            self.peeked = None;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes the next token if it is the word `w`.
+    pub fn eat_word(&mut self, w: &str) -> bool {
+        if self.peek().tok == Tok::Word(w) {
+            self.peeked = None;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Byte offset of the next token's start.
+    pub fn offset(&mut self) -> usize {
+        self.peek().start
+    }
+
+    /// True when the token is the first thing on its line.
+    pub fn at_line_start(&self, t: &Token<'a>) -> bool {
+        t.start == 0 || self.bytes.get(t.start - 1) == Some(&b'\n')
+    }
+
+    /// Error recovery: skips tokens until the first one on a line after
+    /// `line` that is outside any bracket opened while skipping. A `}` or
+    /// `define` that starts a line always stops it, so one stray bracket
+    /// cannot swallow the following functions.
+    pub fn recover_after(&mut self, line: u32) {
+        let mut depth: i64 = 0;
+        loop {
+            let t = self.peek();
+            if t.tok == Tok::Eof {
+                return;
+            }
+            if t.line > line {
+                if depth <= 0 {
+                    return;
+                }
+                if self.at_line_start(&t)
+                    && matches!(
+                        t.tok,
+                        Tok::Punct(b'}') | Tok::Word("define") | Tok::Word("declare")
+                    )
+                {
+                    return;
+                }
+            }
+            match t.tok {
+                Tok::Punct(b'(' | b'[' | b'{' | b'<') => depth += 1,
+                Tok::Punct(b')' | b']' | b'}' | b'>') => depth -= 1,
+                _ => {}
+            }
+            self.peeked = None;
+        }
+    }
+
+    /// Moves to byte offset `pos` (which must be at a token boundary) on `line`.
+    pub fn seek(&mut self, pos: usize, line: u32) {
+        self.peeked = None;
+        self.pos = pos.min(self.bytes.len());
+        self.line = line;
+    }
+
+    fn skip_trivia(&mut self) {
+        let b = self.bytes;
+        let mut p = self.pos;
+        while p < b.len() {
+            match b[p] {
+                b'\n' => {
+                    self.line += 1;
+                    p += 1;
+                }
+                b' ' | b'\t' | b'\r' | 0x0c => p += 1,
+                b';' => match memchr::memchr(b'\n', &b[p..]) {
+                    Some(i) => p += i,
+                    None => p = b.len(),
+                },
+                _ => break,
+            }
+        }
+        self.pos = p;
+    }
+
+    fn slice(&self, from: usize, to: usize) -> &'a str {
+        // Token boundaries always fall on ASCII bytes, so these are char boundaries.
+        self.text.get(from..to).unwrap_or("")
+    }
+
+    /// Reads `"..."` starting at `p` (at the opening quote). Returns the
+    /// contents and the offset past the closing quote; an unterminated string
+    /// ends at the end of its line.
+    fn quoted(&mut self, p: usize) -> (Result<&'a str, ()>, usize) {
+        let b = self.bytes;
+        let body = p + 1;
+        let line_end = memchr::memchr(b'\n', &b[body..]).map_or(b.len(), |i| body + i);
+        match memchr::memchr(b'"', &b[body..line_end]) {
+            Some(i) => (Ok(self.slice(body, body + i)), body + i + 1),
+            None => (Err(()), line_end),
+        }
+    }
+
+    fn ident_end(&self, mut p: usize) -> usize {
+        let b = self.bytes;
+        while p < b.len() && is_ident_byte(b[p]) {
+            p += 1;
+        }
+        p
+    }
+
+    /// `%x`, `@x`, `!x`, `#x` name after the sigil at `p`.
+    fn sigil_name(&mut self, p: usize) -> (Option<&'a str>, usize) {
+        let b = self.bytes;
+        if p < b.len() && b[p] == b'"' {
+            let (s, end) = self.quoted(p);
+            return (s.ok(), end);
+        }
+        let end = self.ident_end(p);
+        if end == p {
+            (None, p)
+        } else {
+            (Some(self.slice(p, end)), end)
+        }
+    }
+
+    fn lex(&mut self) -> Token<'a> {
+        self.skip_trivia();
+        let b = self.bytes;
+        let start = self.pos;
+        let line = self.line;
+        let mk = |tok, end| Token {
+            tok,
+            start,
+            end,
+            line,
+        };
+        if start >= b.len() {
+            return mk(Tok::Eof, start);
+        }
+        let c = b[start];
+        let (tok, end) = match c {
+            b'%' | b'@' | b'#' => {
+                let (name, end) = self.sigil_name(start + 1);
+                match (c, name) {
+                    (b'%', Some(n)) => (Tok::Local(n), end),
+                    (b'@', Some(n)) => (Tok::Global(n), end),
+                    (b'#', Some(n)) => (Tok::Hash(n), end),
+                    _ => (Tok::Bad(c), start + 1),
+                }
+            }
+            b'!' => {
+                let p = start + 1;
+                if p < b.len() && b[p] == b'"' {
+                    let (s, end) = self.quoted(p);
+                    match s {
+                        Ok(s) => (Tok::MetaStr(s), end),
+                        Err(()) => (Tok::Bad(b'"'), end),
+                    }
+                } else if p < b.len() && b[p].is_ascii_digit() {
+                    let end = self.ident_end(p);
+                    (Tok::MetaRef(self.slice(p, end)), end)
+                } else if p < b.len() && (is_ident_byte(b[p]) || b[p] == b'\\') {
+                    let mut end = p;
+                    while end < b.len() && (is_ident_byte(b[end]) || b[end] == b'\\') {
+                        end += 1;
+                    }
+                    (Tok::MetaName(self.slice(p, end)), end)
+                } else {
+                    (Tok::Punct(b'!'), p)
+                }
+            }
+            b'"' => {
+                let (s, end) = self.quoted(start);
+                match s {
+                    Ok(s) if end < b.len() && b[end] == b':' => (Tok::Label(s), end + 1),
+                    Ok(s) => (Tok::Str(s), end),
+                    Err(()) => (Tok::Bad(b'"'), end),
+                }
+            }
+            b'0'..=b'9' | b'-' | b'+' => self.lex_number(start),
+            b'=' | b',' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'<' | b'>' | b'*' | b'|' => {
+                (Tok::Punct(c), start + 1)
+            }
+            c if is_ident_byte(c) => {
+                let end = self.ident_end(start);
+                let word = self.slice(start, end);
+                if end < b.len() && b[end] == b':' {
+                    (Tok::Label(word), end + 1)
+                } else if word == "c" && end < b.len() && b[end] == b'"' {
+                    let (s, end) = self.quoted(end);
+                    match s {
+                        Ok(s) => (Tok::CStr(s), end),
+                        Err(()) => (Tok::Bad(b'"'), end),
+                    }
+                } else {
+                    (Tok::Word(word), end)
+                }
+            }
+            _ => {
+                // Step over a whole UTF-8 character so slices stay on char boundaries.
+                let mut end = start + 1;
+                while end < b.len() && (b[end] & 0xC0) == 0x80 {
+                    end += 1;
+                }
+                (Tok::Bad(c), end)
+            }
+        };
+        self.pos = end;
+        mk(tok, end)
+    }
+
+    fn lex_number(&mut self, start: usize) -> (Tok<'a>, usize) {
+        let b = self.bytes;
+        let mut p = start;
+        if b[p] == b'-' || b[p] == b'+' {
+            p += 1;
+            if p >= b.len() || !b[p].is_ascii_digit() {
+                // `-` alone, or a word such as `-nan`: treat as an identifier.
+                let end = self.ident_end(start);
+                let end = if end == start { start + 1 } else { end };
+                return (Tok::Word(self.slice(start, end)), end);
+            }
+        }
+        // Hex floats: 0x..., 0xH..., 0xK..., 0xL..., 0xM..., 0xR...
+        if b[p] == b'0' && p + 1 < b.len() && b[p + 1] == b'x' {
+            let end = self.ident_end(p);
+            return (Tok::Float(self.slice(start, end)), end);
+        }
+        while p < b.len() && b[p].is_ascii_digit() {
+            p += 1;
+        }
+        let mut is_float = false;
+        if p < b.len() && b[p] == b'.' {
+            is_float = true;
+            p += 1;
+            while p < b.len() && b[p].is_ascii_digit() {
+                p += 1;
+            }
+            if p < b.len() && (b[p] == b'e' || b[p] == b'E') {
+                p += 1;
+                if p < b.len() && (b[p] == b'+' || b[p] == b'-') {
+                    p += 1;
+                }
+                while p < b.len() && b[p].is_ascii_digit() {
+                    p += 1;
+                }
+            }
+        }
+        if !is_float && p < b.len() && b[p] == b':' {
+            return (Tok::Label(self.slice(start, p)), p + 1);
+        }
+        if !is_float && p < b.len() && is_ident_byte(b[p]) {
+            // An identifier that starts with a digit, e.g. a label `1abc:`.
+            let end = self.ident_end(p);
+            if end < b.len() && b[end] == b':' {
+                return (Tok::Label(self.slice(start, end)), end + 1);
+            }
+            return (Tok::Word(self.slice(start, end)), end);
+        }
+        let text = self.slice(start, p);
+        (
+            if is_float {
+                Tok::Float(text)
+            } else {
+                Tok::Int(text)
+            },
+            p,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<Tok<'_>> {
+        let mut lx = Lexer::new(s, 1);
+        let mut out = Vec::new();
+        loop {
+            let t = lx.next_tok();
+            if t == Tok::Eof {
+                return out;
+            }
+            out.push(t);
+        }
+    }
+
+    #[test]
+    fn lexes_instruction() {
+        assert_eq!(
+            toks("%5 = udiv i32 %a, 7 ; comment\n"),
+            vec![
+                Tok::Local("5"),
+                Tok::Punct(b'='),
+                Tok::Word("udiv"),
+                Tok::Word("i32"),
+                Tok::Local("a"),
+                Tok::Punct(b','),
+                Tok::Int("7"),
+            ]
+        );
+    }
+
+    #[test]
+    fn lexes_metadata_and_labels() {
+        assert_eq!(
+            toks("!dbg !35 !\"air.buffer\" 12: entry: line: 4 !{"),
+            vec![
+                Tok::MetaName("dbg"),
+                Tok::MetaRef("35"),
+                Tok::MetaStr("air.buffer"),
+                Tok::Label("12"),
+                Tok::Label("entry"),
+                Tok::Label("line"),
+                Tok::Int("4"),
+                Tok::Punct(b'!'),
+                Tok::Punct(b'{'),
+            ]
+        );
+    }
+
+    #[test]
+    fn lexes_floats_and_quoted_names() {
+        assert_eq!(
+            toks("-1.5e+00 0xH3C00 %\"struct.a::b\" c\"hi\\00\" #0"),
+            vec![
+                Tok::Float("-1.5e+00"),
+                Tok::Float("0xH3C00"),
+                Tok::Local("struct.a::b"),
+                Tok::CStr("hi\\00"),
+                Tok::Hash("0"),
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_string_stops_at_line_end() {
+        let mut lx = Lexer::new("\"abc\nnext", 1);
+        assert_eq!(lx.next_tok(), Tok::Bad(b'"'));
+        let t = lx.next_token();
+        assert_eq!(t.tok, Tok::Word("next"));
+        assert_eq!(t.line, 2);
+    }
+}

@@ -1,0 +1,19 @@
+//! Reading LLVM IR text into a module model. Knows nothing of rules.
+//!
+//! `reader` reads the module level, `body` reads function bodies on demand,
+//! `parser` is the recursive-descent core both share, `lexer` tokenizes,
+//! `model`, `types` and `metadata` are the data, and `air` interprets
+//! Apple's AIR metadata on top of the model.
+
+pub mod air;
+pub mod body;
+pub mod lexer;
+pub mod metadata;
+pub mod model;
+pub mod parser;
+pub mod reader;
+pub mod types;
+
+pub use model::*;
+pub use reader::read_module;
+pub use types::{Type, TypeId, TypeTable};

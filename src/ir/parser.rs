@@ -1,0 +1,802 @@
+//! The recursive-descent core shared by the module reader and the body
+//! reader: types, values, constant expressions, attributes and metadata.
+//!
+//! Every recursive call goes through `enter`, which caps nesting, so no input
+//! can overflow the stack.
+
+use super::lexer::{Lexer, Tok, Token};
+use super::metadata::{MetaNode, MetaOperand};
+use super::model::{Aggregate, AggregateKind, ConstExpr, Flags, Opcode, Operand, Value};
+use super::types::{Type, TypeId, TypeTable};
+
+/// Deepest nesting of types, constants or metadata the reader follows.
+pub const MAX_DEPTH: u32 = 256;
+
+#[derive(Debug)]
+pub struct ParseError {
+    pub line: u32,
+    pub message: String,
+}
+
+pub type PResult<T> = Result<T, ParseError>;
+
+pub struct Parser<'a, 't> {
+    pub lx: Lexer<'a>,
+    pub types: &'t mut TypeTable<'a>,
+    depth: u32,
+}
+
+/// Words that start a value rather than continue a list of attributes.
+fn is_value_word(w: &str) -> bool {
+    matches!(
+        w,
+        "true"
+            | "false"
+            | "null"
+            | "undef"
+            | "poison"
+            | "zeroinitializer"
+            | "none"
+            | "splat"
+            | "asm"
+            | "blockaddress"
+            | "dso_local_equivalent"
+            | "no_cfi"
+            | "ptrauth"
+    ) || Opcode::from_word(w).is_some_and(is_const_expr_opcode)
+}
+
+fn is_const_expr_opcode(op: Opcode) -> bool {
+    op.is_cast()
+        || op.is_binary()
+        || matches!(
+            op,
+            Opcode::GetElementPtr
+                | Opcode::ICmp
+                | Opcode::FCmp
+                | Opcode::Select
+                | Opcode::ExtractElement
+                | Opcode::InsertElement
+                | Opcode::ShuffleVector
+                | Opcode::ExtractValue
+                | Opcode::InsertValue
+        )
+}
+
+/// True for words that name a type.
+pub fn is_type_word(w: &str) -> bool {
+    let b = w.as_bytes();
+    if b.len() >= 2 && b[0] == b'i' && b[1..].iter().all(u8::is_ascii_digit) {
+        return true;
+    }
+    matches!(
+        w,
+        "void"
+            | "half"
+            | "bfloat"
+            | "float"
+            | "double"
+            | "x86_fp80"
+            | "fp128"
+            | "ppc_fp128"
+            | "x86_mmx"
+            | "x86_amx"
+            | "label"
+            | "metadata"
+            | "token"
+            | "ptr"
+            | "target"
+            | "opaque"
+    )
+}
+
+impl<'a, 't> Parser<'a, 't> {
+    pub fn new(lx: Lexer<'a>, types: &'t mut TypeTable<'a>) -> Self {
+        Parser {
+            lx,
+            types,
+            depth: 0,
+        }
+    }
+
+    pub fn error<T>(&mut self, line: u32, message: impl Into<String>) -> PResult<T> {
+        Err(ParseError {
+            line,
+            message: message.into(),
+        })
+    }
+
+    /// "expected X, found Y" at the next token.
+    pub fn expected<T>(&mut self, what: &str) -> PResult<T> {
+        let t = self.lx.peek();
+        Err(ParseError {
+            line: t.line,
+            message: format!("expected {what}, found {}", t.tok.describe()),
+        })
+    }
+
+    pub fn expect(&mut self, c: u8) -> PResult<()> {
+        if self.lx.eat(c) {
+            Ok(())
+        } else {
+            self.expected(&format!("'{}'", c as char))
+        }
+    }
+
+    pub fn expect_word(&mut self, w: &str) -> PResult<()> {
+        if self.lx.eat_word(w) {
+            Ok(())
+        } else {
+            self.expected(&format!("'{w}'"))
+        }
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let line = self.lx.line();
+            self.depth = 0;
+            return self.error(line, format!("nesting deeper than {MAX_DEPTH} levels"));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Resets nesting after an error unwound part of the stack.
+    pub fn reset_depth(&mut self) {
+        self.depth = 0;
+    }
+
+    pub fn expect_int(&mut self) -> PResult<i64> {
+        let t = self.lx.peek();
+        if let Tok::Int(s) = t.tok {
+            self.lx.next_token();
+            if let Ok(v) = s.parse::<i64>() {
+                return Ok(v);
+            }
+            return self.error(t.line, format!("integer '{s}' out of range"));
+        }
+        self.expected("an integer")
+    }
+
+    pub fn expect_u32(&mut self) -> PResult<u32> {
+        let line = self.lx.line();
+        let v = self.expect_int()?;
+        u32::try_from(v).or_else(|_| self.error(line, format!("{v} is out of range")))
+    }
+
+    pub fn expect_str(&mut self) -> PResult<&'a str> {
+        match self.lx.peek_tok() {
+            Tok::Str(s) => {
+                self.lx.next_token();
+                Ok(s)
+            }
+            _ => self.expected("a string"),
+        }
+    }
+
+    /// Skips a balanced `(...)`, `[...]`, `{...}` or `<...>` group whose
+    /// opener is the next token. Iterative, so depth costs no stack.
+    pub fn skip_group(&mut self) -> PResult<()> {
+        let open = self.lx.next_token();
+        let mut stack: Vec<u8> = Vec::new();
+        let closer = |c: u8| match c {
+            b'(' => b')',
+            b'[' => b']',
+            b'{' => b'}',
+            _ => b'>',
+        };
+        match open.tok {
+            Tok::Punct(c @ (b'(' | b'[' | b'{' | b'<')) => stack.push(closer(c)),
+            _ => {
+                return self.error(
+                    open.line,
+                    format!("expected a bracket, found {}", open.tok.describe()),
+                );
+            }
+        }
+        while let Some(&want) = stack.last() {
+            let t = self.lx.next_token();
+            match t.tok {
+                Tok::Punct(c @ (b'(' | b'[' | b'{' | b'<')) => stack.push(closer(c)),
+                Tok::Punct(c) if c == want => {
+                    stack.pop();
+                }
+                Tok::Punct(c @ (b')' | b']' | b'}' | b'>')) => {
+                    return self.error(t.line, format!("unbalanced '{}'", c as char));
+                }
+                Tok::Eof => return self.error(open.line, "unclosed bracket at end of input"),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// True when the next token starts a type.
+    pub fn at_type(&mut self) -> bool {
+        match self.lx.peek_tok() {
+            Tok::Word(w) => is_type_word(w),
+            Tok::Local(_) => true,
+            Tok::Punct(b'{' | b'<' | b'[') => true,
+            _ => false,
+        }
+    }
+
+    /// `addrspace(N)`, after the word was seen.
+    fn addrspace_arg(&mut self) -> PResult<u32> {
+        self.expect(b'(')?;
+        let n = self.expect_u32()?;
+        self.expect(b')')?;
+        Ok(n)
+    }
+
+    pub fn parse_type(&mut self) -> PResult<TypeId> {
+        self.enter()?;
+        let r = self.parse_type_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_type_inner(&mut self) -> PResult<TypeId> {
+        let t = self.lx.next_token();
+        let mut ty = match t.tok {
+            Tok::Word(w) => self.type_word(w, t)?,
+            Tok::Local(name) => self.types.intern(Type::Named(name)),
+            Tok::Punct(b'{') => {
+                let fields = self.struct_fields(b'}')?;
+                self.types.intern(Type::Struct {
+                    fields,
+                    packed: false,
+                })
+            }
+            Tok::Punct(b'<') => {
+                if self.lx.eat(b'{') {
+                    let fields = self.struct_fields(b'}')?;
+                    self.expect(b'>')?;
+                    self.types.intern(Type::Struct {
+                        fields,
+                        packed: true,
+                    })
+                } else {
+                    let scalable = self.lx.eat_word("vscale");
+                    if scalable {
+                        self.expect_word("x")?;
+                    }
+                    let len = self.expect_int()? as u64;
+                    self.expect_word("x")?;
+                    let elem = self.parse_type()?;
+                    self.expect(b'>')?;
+                    self.types.intern(Type::Vector {
+                        len,
+                        elem,
+                        scalable,
+                    })
+                }
+            }
+            Tok::Punct(b'[') => {
+                let len = self.expect_int()? as u64;
+                self.expect_word("x")?;
+                let elem = self.parse_type()?;
+                self.expect(b']')?;
+                self.types.intern(Type::Array { len, elem })
+            }
+            other => {
+                return self.error(
+                    t.line,
+                    format!("expected a type, found {}", other.describe()),
+                );
+            }
+        };
+        // Typed-pointer and function-type suffixes.
+        loop {
+            match self.lx.peek_tok() {
+                Tok::Punct(b'*') => {
+                    self.lx.next_token();
+                    ty = self.types.ptr(0, Some(ty));
+                }
+                Tok::Word("addrspace") => {
+                    self.lx.next_token();
+                    let n = self.addrspace_arg()?;
+                    self.expect(b'*')?;
+                    ty = self.types.ptr(n, Some(ty));
+                }
+                Tok::Punct(b'(') => {
+                    self.lx.next_token();
+                    let (params, vararg) = self.function_type_params()?;
+                    ty = self.types.intern(Type::Function {
+                        ret: ty,
+                        params,
+                        vararg,
+                    });
+                }
+                _ => return Ok(ty),
+            }
+        }
+    }
+
+    fn type_word(&mut self, w: &'a str, t: Token<'a>) -> PResult<TypeId> {
+        let b = w.as_bytes();
+        if b.len() >= 2 && b[0] == b'i' && b[1..].iter().all(u8::is_ascii_digit) {
+            return match w[1..].parse::<u32>() {
+                Ok(bits) if bits > 0 && bits <= (1 << 23) => Ok(self.types.int(bits)),
+                _ => self.error(t.line, format!("bad integer type '{w}'")),
+            };
+        }
+        Ok(match w {
+            "void" => TypeTable::VOID,
+            "half" => TypeTable::HALF,
+            "float" => TypeTable::FLOAT,
+            "double" => TypeTable::DOUBLE,
+            "bfloat" => self.types.intern(Type::BFloat),
+            "label" => TypeTable::LABEL,
+            "metadata" => TypeTable::METADATA,
+            "token" => self.types.intern(Type::Token),
+            "x86_fp80" | "fp128" | "ppc_fp128" | "x86_mmx" | "x86_amx" => {
+                self.types.intern(Type::OtherFloat(w))
+            }
+            "ptr" => {
+                let n = if self.lx.eat_word("addrspace") {
+                    self.addrspace_arg()?
+                } else {
+                    0
+                };
+                self.types.ptr(n, None)
+            }
+            "opaque" => self.types.intern(Type::Opaque("opaque")),
+            "target" => {
+                let start = self.lx.offset();
+                self.skip_group()?;
+                let end = self.lx.offset();
+                let text = self
+                    .lx
+                    .text()
+                    .get(start..end)
+                    .unwrap_or("target")
+                    .trim_end();
+                self.types.intern(Type::Opaque(text))
+            }
+            _ => return self.error(t.line, format!("expected a type, found '{w}'")),
+        })
+    }
+
+    fn struct_fields(&mut self, close: u8) -> PResult<Vec<TypeId>> {
+        let mut fields = Vec::new();
+        if self.lx.eat(close) {
+            return Ok(fields);
+        }
+        loop {
+            fields.push(self.parse_type()?);
+            if self.lx.eat(close) {
+                return Ok(fields);
+            }
+            self.expect(b',')?;
+        }
+    }
+
+    fn function_type_params(&mut self) -> PResult<(Vec<TypeId>, bool)> {
+        let mut params = Vec::new();
+        let mut vararg = false;
+        if self.lx.eat(b')') {
+            return Ok((params, vararg));
+        }
+        loop {
+            if self.lx.eat_word("...") {
+                vararg = true;
+            } else {
+                params.push(self.parse_type()?);
+                // Parameter attributes may appear in function types of calls.
+                self.skip_attributes()?;
+            }
+            if self.lx.eat(b')') {
+                return Ok((params, vararg));
+            }
+            self.expect(b',')?;
+        }
+    }
+
+    /// Skips parameter or return attributes: bare words, words with a
+    /// bracketed argument (`captures(none)`, `range(i32 0, 4)`,
+    /// `sret(%T)`), `align N`, and string attributes (`"k"` or `"k"="v"`).
+    /// Unknown words are skipped the same way, so new attributes are never
+    /// fatal. Returns the text span skipped.
+    pub fn skip_attributes(&mut self) -> PResult<&'a str> {
+        let start = self.lx.peek().start;
+        let mut end = start;
+        loop {
+            let t = self.lx.peek();
+            match t.tok {
+                Tok::Word(w) if !is_value_word(w) && !is_type_word(w) => {
+                    self.lx.next_token();
+                    end = t.end;
+                    match self.lx.peek_tok() {
+                        Tok::Punct(b'(') => {
+                            self.skip_group()?;
+                            end = self.lx.peek().start;
+                        }
+                        Tok::Int(_)
+                            if w == "align" || w == "dereferenceable" || w == "alignstack" =>
+                        {
+                            end = self.lx.next_token().end;
+                        }
+                        _ => {}
+                    }
+                }
+                Tok::Str(_) => {
+                    self.lx.next_token();
+                    end = t.end;
+                    if self.lx.eat(b'=') {
+                        end = self.lx.next_token().end;
+                    }
+                }
+                _ => break,
+            }
+        }
+        Ok(self.lx.text().get(start..end).unwrap_or("").trim_end())
+    }
+
+    /// `<type> <value>`
+    pub fn parse_operand(&mut self) -> PResult<Operand<'a>> {
+        let ty = self.parse_type()?;
+        let value = self.parse_value(ty)?;
+        Ok(Operand { ty, value })
+    }
+
+    /// `<type> [attributes] <value>`, as in call arguments.
+    pub fn parse_argument(&mut self) -> PResult<Operand<'a>> {
+        let ty = self.parse_type()?;
+        self.skip_attributes()?;
+        let value = self.parse_value(ty)?;
+        Ok(Operand { ty, value })
+    }
+
+    pub fn parse_value(&mut self, ty: TypeId) -> PResult<Value<'a>> {
+        self.enter()?;
+        let r = self.parse_value_inner(ty);
+        self.leave();
+        r
+    }
+
+    fn parse_value_inner(&mut self, ty: TypeId) -> PResult<Value<'a>> {
+        let t = self.lx.peek();
+        if ty == TypeTable::METADATA {
+            let op = self.parse_meta_operand()?;
+            return Ok(Value::Metadata(Box::new(op)));
+        }
+        let v = match t.tok {
+            Tok::Local(n) => {
+                self.lx.next_token();
+                Value::Local(n)
+            }
+            Tok::Global(n) => {
+                self.lx.next_token();
+                Value::Global(n)
+            }
+            Tok::Int(s) => {
+                self.lx.next_token();
+                match s.parse::<i64>() {
+                    Ok(v) => Value::Int(v),
+                    Err(_) => Value::BigInt(s),
+                }
+            }
+            Tok::Float(s) => {
+                self.lx.next_token();
+                Value::Float(s)
+            }
+            Tok::CStr(s) => {
+                self.lx.next_token();
+                Value::CString(s)
+            }
+            Tok::Punct(b'<') => {
+                self.lx.next_token();
+                if self.lx.eat(b'{') {
+                    let elements = self.value_list(b'}')?;
+                    self.expect(b'>')?;
+                    Value::Aggregate(Box::new(Aggregate {
+                        kind: AggregateKind::PackedStruct,
+                        elements,
+                    }))
+                } else {
+                    let elements = self.value_list(b'>')?;
+                    Value::Aggregate(Box::new(Aggregate {
+                        kind: AggregateKind::Vector,
+                        elements,
+                    }))
+                }
+            }
+            Tok::Punct(b'[') => {
+                self.lx.next_token();
+                let elements = self.value_list(b']')?;
+                Value::Aggregate(Box::new(Aggregate {
+                    kind: AggregateKind::Array,
+                    elements,
+                }))
+            }
+            Tok::Punct(b'{') => {
+                self.lx.next_token();
+                let elements = self.value_list(b'}')?;
+                Value::Aggregate(Box::new(Aggregate {
+                    kind: AggregateKind::Struct,
+                    elements,
+                }))
+            }
+            Tok::Word(w) => {
+                self.lx.next_token();
+                match w {
+                    "true" => Value::Bool(true),
+                    "false" => Value::Bool(false),
+                    "null" => Value::Null,
+                    "none" => Value::None,
+                    "undef" => Value::Undef,
+                    "poison" => Value::Poison,
+                    "zeroinitializer" => Value::ZeroInitializer,
+                    "splat" => {
+                        self.expect(b'(')?;
+                        let op = self.parse_operand()?;
+                        self.expect(b')')?;
+                        Value::Splat(Box::new(op))
+                    }
+                    "asm" => {
+                        let start = t.start;
+                        // asm [sideeffect] [alignstack] [inteldialect] [unwind] "code", "constraints"
+                        while let Tok::Word(_) = self.lx.peek_tok() {
+                            self.lx.next_token();
+                        }
+                        self.expect_str()?;
+                        self.expect(b',')?;
+                        let end = self.lx.next_token().end;
+                        Value::Text(self.lx.text().get(start..end).unwrap_or("asm"))
+                    }
+                    "blockaddress" | "dso_local_equivalent" | "no_cfi" | "ptrauth" => {
+                        let start = t.start;
+                        if self.lx.peek_tok() == Tok::Punct(b'(') {
+                            self.skip_group()?;
+                        } else {
+                            self.lx.next_token();
+                        }
+                        let end = self.lx.peek().start;
+                        Value::Text(self.lx.text().get(start..end).unwrap_or(w).trim_end())
+                    }
+                    _ => match Opcode::from_word(w) {
+                        Some(op) if is_const_expr_opcode(op) => self.const_expr(op, t)?,
+                        _ => return self.error(t.line, format!("expected a value, found '{w}'")),
+                    },
+                }
+            }
+            other => {
+                return self.error(
+                    t.line,
+                    format!("expected a value, found {}", other.describe()),
+                );
+            }
+        };
+        Ok(v)
+    }
+
+    /// `T v, T v, ...` up to the closing punctuation.
+    fn value_list(&mut self, close: u8) -> PResult<Vec<Operand<'a>>> {
+        let mut out = Vec::new();
+        if self.lx.eat(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.parse_operand()?);
+            if self.lx.eat(close) {
+                return Ok(out);
+            }
+            self.expect(b',')?;
+        }
+    }
+
+    /// Flag words after an opcode (`nsw`, `inbounds`, `fast`, ...).
+    pub fn parse_flags(&mut self) -> Flags {
+        let mut flags = Flags::default();
+        while let Tok::Word(w) = self.lx.peek_tok() {
+            match Flags::from_word(w) {
+                Some(f) => {
+                    self.lx.next_token();
+                    flags.insert(f);
+                }
+                None => break,
+            }
+        }
+        flags
+    }
+
+    fn const_expr(&mut self, opcode: Opcode, t: Token<'a>) -> PResult<Value<'a>> {
+        let mut flags = Flags::default();
+        let mut predicate = None;
+        while let Tok::Word(w) = self.lx.peek_tok() {
+            if let Some(f) = Flags::from_word(w) {
+                flags.insert(f);
+                self.lx.next_token();
+            } else if w == "inrange" {
+                self.lx.next_token();
+                if self.lx.peek_tok() == Tok::Punct(b'(') {
+                    self.skip_group()?;
+                }
+            } else if matches!(opcode, Opcode::ICmp | Opcode::FCmp) && predicate.is_none() {
+                predicate = Some(w);
+                self.lx.next_token();
+            } else {
+                return self.error(t.line, format!("unexpected '{w}' in constant expression"));
+            }
+        }
+        self.expect(b'(')?;
+        let mut ty = None;
+        if opcode == Opcode::GetElementPtr {
+            ty = Some(self.parse_type()?);
+            self.expect(b',')?;
+        }
+        let mut operands = Vec::new();
+        loop {
+            operands.push(self.parse_operand()?);
+            // `inrange` may also mark one GEP index (older syntax).
+            self.lx.eat_word("inrange");
+            if opcode.is_cast() && self.lx.eat_word("to") {
+                ty = Some(self.parse_type()?);
+                self.expect(b')')?;
+                break;
+            }
+            if self.lx.eat(b')') {
+                break;
+            }
+            self.expect(b',')?;
+        }
+        Ok(Value::Expr(Box::new(ConstExpr {
+            opcode,
+            flags,
+            ty,
+            predicate,
+            operands,
+        })))
+    }
+
+    // ---- metadata ----
+
+    /// One metadata operand: `!12`, `!"s"`, `null`, `!{...}`, `!DIxxx(...)`,
+    /// or a typed value.
+    pub fn parse_meta_operand(&mut self) -> PResult<MetaOperand<'a>> {
+        self.enter()?;
+        let r = self.parse_meta_operand_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_meta_operand_inner(&mut self) -> PResult<MetaOperand<'a>> {
+        let t = self.lx.peek();
+        match t.tok {
+            Tok::MetaRef(s) => {
+                self.lx.next_token();
+                match s.parse::<u32>() {
+                    Ok(id) => Ok(MetaOperand::Ref(id)),
+                    Err(_) => self.error(t.line, format!("bad metadata id '!{s}'")),
+                }
+            }
+            Tok::MetaStr(s) => {
+                self.lx.next_token();
+                Ok(MetaOperand::Str(s))
+            }
+            Tok::Word("null") => {
+                self.lx.next_token();
+                Ok(MetaOperand::Null)
+            }
+            Tok::Punct(b'!') | Tok::MetaName(_) => {
+                Ok(MetaOperand::Node(Box::new(self.parse_meta_node()?)))
+            }
+            _ => Ok(MetaOperand::Value(self.parse_operand()?)),
+        }
+    }
+
+    /// A node: `!{...}` or `!Kind(field: value, ...)`.
+    pub fn parse_meta_node(&mut self) -> PResult<MetaNode<'a>> {
+        self.enter()?;
+        let r = self.parse_meta_node_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_meta_node_inner(&mut self) -> PResult<MetaNode<'a>> {
+        let t = self.lx.next_token();
+        match t.tok {
+            Tok::Punct(b'!') => {
+                self.expect(b'{')?;
+                let mut ops = Vec::new();
+                if self.lx.eat(b'}') {
+                    return Ok(MetaNode::Tuple(ops));
+                }
+                loop {
+                    ops.push(self.parse_meta_operand()?);
+                    if self.lx.eat(b'}') {
+                        return Ok(MetaNode::Tuple(ops));
+                    }
+                    self.expect(b',')?;
+                }
+            }
+            Tok::MetaName(kind) => {
+                self.expect(b'(')?;
+                let mut fields = Vec::new();
+                if self.lx.eat(b')') {
+                    return Ok(MetaNode::specialized(kind, fields));
+                }
+                loop {
+                    let f = self.lx.next_token();
+                    match f.tok {
+                        Tok::Label(name) => {
+                            let value = self.parse_field_value()?;
+                            fields.push((name, value));
+                        }
+                        // DIExpression and DIArgList take bare operands.
+                        Tok::Word(w) => fields.push(("", MetaOperand::Word(w))),
+                        Tok::Int(s) => fields.push(("", MetaOperand::Int(s.parse().unwrap_or(0)))),
+                        Tok::Local(_) | Tok::Global(_) | Tok::MetaRef(_) => {}
+                        other => {
+                            return self.error(
+                                f.line,
+                                format!("expected a field in !{kind}, found {}", other.describe()),
+                            );
+                        }
+                    }
+                    if self.lx.eat(b')') {
+                        return Ok(MetaNode::specialized(kind, fields));
+                    }
+                    self.expect(b',')?;
+                }
+            }
+            other => self.error(
+                t.line,
+                format!("expected metadata, found {}", other.describe()),
+            ),
+        }
+    }
+
+    fn parse_field_value(&mut self) -> PResult<MetaOperand<'a>> {
+        let t = self.lx.peek();
+        match t.tok {
+            Tok::Int(s) => {
+                self.lx.next_token();
+                // Flag sets may also be numeric: `flags: 3 | DIFlagX`.
+                if self.lx.peek_tok() == Tok::Punct(b'|') {
+                    return self.flag_chain(t);
+                }
+                match s.parse::<i64>() {
+                    Ok(v) => Ok(MetaOperand::Int(v)),
+                    Err(_) => Ok(MetaOperand::Word(s)),
+                }
+            }
+            Tok::Str(s) => {
+                self.lx.next_token();
+                Ok(MetaOperand::FieldStr(s))
+            }
+            Tok::Word("null") => {
+                self.lx.next_token();
+                Ok(MetaOperand::Null)
+            }
+            Tok::Word(_) => {
+                self.lx.next_token();
+                self.flag_chain(t)
+            }
+            Tok::MetaRef(_) | Tok::MetaStr(_) | Tok::Punct(b'!') | Tok::MetaName(_) => {
+                self.parse_meta_operand()
+            }
+            Tok::Float(s) => {
+                self.lx.next_token();
+                Ok(MetaOperand::Word(s))
+            }
+            _ => Ok(MetaOperand::Value(self.parse_operand()?)),
+        }
+    }
+
+    /// `A | B | C` after `A` was consumed.
+    fn flag_chain(&mut self, first: Token<'a>) -> PResult<MetaOperand<'a>> {
+        let mut end = first.end;
+        while self.lx.eat(b'|') {
+            end = self.lx.next_token().end;
+        }
+        Ok(MetaOperand::Word(
+            self.lx.text().get(first.start..end).unwrap_or(""),
+        ))
+    }
+}

@@ -1,0 +1,497 @@
+//! The module-level reader: header, named types, globals, function headers,
+//! attribute groups and metadata. Function bodies are located (one memchr
+//! scan for the closing brace) but parsed later, on demand, by `body`.
+
+use super::lexer::{Lexer, Tok};
+use super::metadata::MetaEntry;
+use super::model::{
+    AttributeGroup, Diagnostic, Function, Global, Module, NamedMetadata, NamedStruct, Param,
+};
+use super::parser::{PResult, ParseError, Parser};
+
+/// Linkage words, the first of which a global or function keeps as its linkage.
+const LINKAGES: &[&str] = &[
+    "private",
+    "internal",
+    "available_externally",
+    "linkonce",
+    "weak",
+    "common",
+    "appending",
+    "extern_weak",
+    "linkonce_odr",
+    "weak_odr",
+    "external",
+];
+
+/// Reads `text` (the whole file) into a module. Never fails: problems become
+/// diagnostics and the reader resumes at the next top-level entity.
+pub fn read_module(text: &str) -> Module<'_> {
+    let (text, first_line) = strip_dump_wrapper(text);
+    let mut module = Module {
+        text,
+        first_line,
+        ..Module::default()
+    };
+    module.module_id = module_id(text);
+    let mut types = std::mem::take(&mut module.types);
+    {
+        let mut p = Parser::new(Lexer::new(text, first_line), &mut types);
+        loop {
+            let t = p.lx.peek();
+            if t.tok == Tok::Eof {
+                break;
+            }
+            if let Err(e) = top_level(&mut p, &mut module) {
+                module
+                    .diagnostics
+                    .push(Diagnostic::error(e.line, e.message));
+                p.reset_depth();
+                p.lx.recover_after(t.line.max(e.line));
+            }
+        }
+    }
+    module.types = types;
+    module
+}
+
+/// Apple's `metal-objdump` prints a `0x... -- name:` line before the IR and
+/// `Disassembly of section ...` blocks after it. Returns the IR part and the
+/// line its first line has in the file.
+fn strip_dump_wrapper(text: &str) -> (&str, u32) {
+    let mut body = text;
+    let mut first_line = 1;
+    let first = text.split('\n').next().unwrap_or("").trim_end();
+    if first.starts_with("0x") && first.contains(" -- ") && first.ends_with(':') {
+        body = &text[text.find('\n').map_or(text.len(), |i| i + 1)..];
+        first_line = 2;
+    }
+    if let Some(i) = memchr::memmem::find(body.as_bytes(), b"\nDisassembly of section") {
+        body = &body[..i + 1];
+    } else if body.starts_with("Disassembly of section") {
+        body = "";
+    }
+    (body, first_line)
+}
+
+fn module_id(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("; ModuleID = '")?;
+    let end = rest.find('\'')?;
+    Some(&rest[..end])
+}
+
+fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>) -> PResult<()> {
+    let t = p.lx.next_token();
+    match t.tok {
+        Tok::Word("source_filename") => {
+            p.expect(b'=')?;
+            m.source_filename = Some(p.expect_str()?);
+        }
+        Tok::Word("target") => {
+            let which = p.lx.next_token();
+            p.expect(b'=')?;
+            let s = p.expect_str()?;
+            match which.tok {
+                Tok::Word("triple") => m.target_triple = Some(s),
+                Tok::Word("datalayout") => m.datalayout = Some(s),
+                other => {
+                    return p.error(
+                        which.line,
+                        format!("unknown target property {}", other.describe()),
+                    );
+                }
+            }
+        }
+        Tok::Local(name) => {
+            p.expect(b'=')?;
+            p.expect_word("type")?;
+            let body = if p.lx.eat_word("opaque") {
+                None
+            } else {
+                Some(p.parse_type()?)
+            };
+            if let Some(b) = body {
+                p.types.set_named_body(name, b);
+            }
+            m.struct_types.push(NamedStruct {
+                name,
+                body,
+                line: t.line,
+            });
+        }
+        Tok::Global(name) => global(p, m, name, t.line)?,
+        Tok::Word(kw @ ("define" | "declare")) => function(p, m, kw == "define", t.line)?,
+        Tok::Word("attributes") => {
+            let id = match p.lx.next_tok() {
+                Tok::Hash(id) => id,
+                _ => return p.error(t.line, "expected '#N' after 'attributes'"),
+            };
+            p.expect(b'=')?;
+            let open = p.lx.peek();
+            p.skip_group()?;
+            let close = p.lx.peek().start;
+            let inner = p.lx.text().get(open.end..close).unwrap_or("");
+            let inner = inner.trim_end().strip_suffix('}').unwrap_or(inner).trim();
+            m.attribute_groups.push(AttributeGroup { id, text: inner });
+        }
+        Tok::MetaName(name) => {
+            p.expect(b'=')?;
+            p.expect(b'!')?;
+            p.expect(b'{')?;
+            let mut nodes = Vec::new();
+            if !p.lx.eat(b'}') {
+                loop {
+                    match p.parse_meta_operand()? {
+                        super::metadata::MetaOperand::Ref(id) => nodes.push(id),
+                        _ => {
+                            return p.error(
+                                t.line,
+                                format!("named metadata !{name} may only list !N references"),
+                            );
+                        }
+                    }
+                    if p.lx.eat(b'}') {
+                        break;
+                    }
+                    p.expect(b',')?;
+                }
+            }
+            m.named_metadata.push(NamedMetadata {
+                name,
+                nodes,
+                line: t.line,
+            });
+        }
+        Tok::MetaRef(id) => {
+            p.expect(b'=')?;
+            let distinct = p.lx.eat_word("distinct");
+            let node = p.parse_meta_node()?;
+            let id: u32 = id.parse().map_err(|_| ParseError {
+                line: t.line,
+                message: format!("bad metadata id '!{id}'"),
+            })?;
+            if !m.metadata.insert(
+                id,
+                MetaEntry {
+                    node,
+                    distinct,
+                    line: t.line,
+                },
+            ) {
+                return p.error(t.line, format!("metadata id !{id} is too large"));
+            }
+        }
+        // `$name = comdat any`, `module asm "..."`, `uselistorder ...`: nothing to keep.
+        Tok::Word(w) if w.starts_with('$') || w == "module" || w.starts_with("uselistorder") => {
+            skip_rest_of_line(p, t.line);
+        }
+        other => {
+            return p.error(
+                t.line,
+                format!("expected a top-level entity, found {}", other.describe()),
+            );
+        }
+    }
+    ensure_line_end(p, t.line)
+}
+
+fn skip_rest_of_line(p: &mut Parser<'_, '_>, line: u32) {
+    while p.lx.peek().line == line && p.lx.peek_tok() != Tok::Eof {
+        p.lx.next_token();
+    }
+}
+
+/// A top-level entity ends its line; anything after it is an error.
+fn ensure_line_end(p: &mut Parser<'_, '_>, line: u32) -> PResult<()> {
+    let t = p.lx.peek();
+    if t.tok != Tok::Eof && t.line == line {
+        return p.error(
+            line,
+            format!(
+                "unexpected {} after the end of the entity",
+                t.tok.describe()
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn global<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, name: &'a str, line: u32) -> PResult<()> {
+    p.expect(b'=')?;
+    let mut linkage = None;
+    let mut addrspace = 0;
+    let mut externally_initialized = false;
+    let kind = loop {
+        let t = p.lx.next_token();
+        match t.tok {
+            Tok::Word(w @ ("global" | "constant" | "alias" | "ifunc")) => break w,
+            Tok::Word("addrspace") => {
+                p.expect(b'(')?;
+                addrspace = p.expect_u32()?;
+                p.expect(b')')?;
+            }
+            Tok::Word("externally_initialized") => externally_initialized = true,
+            Tok::Word(w) => {
+                if linkage.is_none() && LINKAGES.contains(&w) {
+                    linkage = Some(w);
+                }
+                // thread_local(...), partition "...": skip their argument.
+                if p.lx.peek_tok() == Tok::Punct(b'(') {
+                    p.skip_group()?;
+                } else if let Tok::Str(_) = p.lx.peek_tok() {
+                    p.lx.next_token();
+                }
+            }
+            other => {
+                return p.error(
+                    t.line,
+                    format!(
+                        "expected 'global' or 'constant', found {}",
+                        other.describe()
+                    ),
+                );
+            }
+        }
+    };
+    let ty = p.parse_type()?;
+    let mut initializer = None;
+    if kind == "alias" || kind == "ifunc" {
+        p.expect(b',')?;
+        initializer = Some(p.parse_operand()?.value);
+    } else {
+        let t = p.lx.peek();
+        if t.line == line && !matches!(t.tok, Tok::Punct(b',') | Tok::Eof) {
+            initializer = Some(p.parse_value(ty)?);
+        }
+    }
+    let mut section = None;
+    while p.lx.peek().line == line && p.lx.eat(b',') {
+        let t = p.lx.next_token();
+        match t.tok {
+            Tok::Word("section") => section = Some(p.expect_str()?),
+            Tok::Word("align") => {
+                p.expect_int()?;
+            }
+            Tok::MetaName(_) => {
+                p.parse_meta_operand()?;
+            }
+            Tok::Word(_) => {
+                // comdat, comdat($x), partition "p", code_model "small", no_sanitize_*...
+                match p.lx.peek_tok() {
+                    Tok::Punct(b'(') => p.skip_group()?,
+                    Tok::Str(_) => {
+                        p.lx.next_token();
+                    }
+                    _ => {}
+                }
+            }
+            other => return p.error(t.line, format!("unexpected {} in global", other.describe())),
+        }
+    }
+    m.globals.push(Global {
+        name,
+        linkage,
+        addrspace,
+        is_constant: kind == "constant",
+        externally_initialized,
+        ty,
+        initializer,
+        section,
+        line,
+    });
+    Ok(())
+}
+
+fn function<'a>(
+    p: &mut Parser<'a, '_>,
+    m: &mut Module<'a>,
+    is_definition: bool,
+    line: u32,
+) -> PResult<()> {
+    // Linkage, visibility, calling convention and return attributes come
+    // before the return type; any word that is not a type is one of them.
+    let mut linkage = None;
+    while !p.at_type() {
+        let t = p.lx.next_token();
+        match t.tok {
+            Tok::Word(w) => {
+                if linkage.is_none() && LINKAGES.contains(&w) {
+                    linkage = Some(w);
+                }
+                match p.lx.peek_tok() {
+                    Tok::Punct(b'(') => p.skip_group()?,
+                    Tok::Int(_) if w == "align" || w == "dereferenceable" => {
+                        p.lx.next_token();
+                    }
+                    _ => {}
+                }
+            }
+            Tok::Str(_) => {
+                if p.lx.eat(b'=') {
+                    p.lx.next_token();
+                }
+            }
+            other => {
+                return p.error(
+                    t.line,
+                    format!("expected a return type, found {}", other.describe()),
+                );
+            }
+        }
+    }
+    let return_type = p.parse_type()?;
+    let name = match p.lx.next_tok() {
+        Tok::Global(n) => n,
+        other => {
+            return p.error(
+                line,
+                format!("expected a function name, found {}", other.describe()),
+            );
+        }
+    };
+    p.expect(b'(')?;
+    let mut params = Vec::new();
+    let mut vararg = false;
+    if !p.lx.eat(b')') {
+        loop {
+            if p.lx.eat_word("...") {
+                vararg = true;
+            } else {
+                let ty = p.parse_type()?;
+                let attributes = p.skip_attributes()?;
+                let name = match p.lx.peek_tok() {
+                    Tok::Local(n) => {
+                        p.lx.next_token();
+                        Some(n)
+                    }
+                    _ => None,
+                };
+                params.push(Param {
+                    ty,
+                    name,
+                    attributes,
+                });
+            }
+            if p.lx.eat(b')') {
+                break;
+            }
+            p.expect(b',')?;
+        }
+    }
+    // Function attributes, section, attachments: up to `{` or the line end.
+    let attr_start = p.lx.peek().start;
+    let mut attr_end = attr_start;
+    let mut section = None;
+    let mut metadata = Vec::new();
+    while p.lx.peek().line == line && !matches!(p.lx.peek_tok(), Tok::Eof | Tok::Punct(b'{')) {
+        let t = p.lx.next_token();
+        match t.tok {
+            Tok::Word("section") => section = Some(p.expect_str()?),
+            Tok::MetaName(kind) => {
+                if let super::metadata::MetaOperand::Ref(id) = p.parse_meta_operand()? {
+                    metadata.push((kind, id));
+                }
+            }
+            Tok::Word(_) if p.lx.peek_tok() == Tok::Punct(b'(') => p.skip_group()?,
+            Tok::Punct(c @ (b'(' | b')' | b'[' | b']' | b'}' | b'=')) => {
+                return p.error(
+                    t.line,
+                    format!("unexpected '{}' in function attributes", c as char),
+                );
+            }
+            _ => {}
+        }
+        attr_end = p.lx.peek().start.min(p.lx.text().len());
+    }
+    let attributes =
+        p.lx.text()
+            .get(attr_start..attr_end)
+            .unwrap_or("")
+            .trim_end();
+    let mut f = Function {
+        name,
+        is_definition,
+        linkage,
+        return_type,
+        params,
+        vararg,
+        attributes,
+        section,
+        metadata,
+        line,
+        body_range: None,
+        body_line: line,
+    };
+    if is_definition {
+        let open = p.lx.peek();
+        if open.tok != Tok::Punct(b'{') {
+            m.functions.push(f);
+            return p.error(line, format!("expected '{{' to open the body of @{name}"));
+        }
+        p.lx.next_token();
+        locate_body(p, m, &mut f, open.end, open.line);
+    }
+    m.functions.push(f);
+    Ok(())
+}
+
+/// Finds the `}` line that closes a body starting at byte `from`, records
+/// the body's range and moves the lexer past it. A `define` line before any
+/// `}` means the body was never closed: the body ends there, with an error.
+fn locate_body<'a>(
+    p: &mut Parser<'a, '_>,
+    m: &mut Module<'a>,
+    f: &mut Function<'a>,
+    from: usize,
+    line: u32,
+) {
+    let bytes = p.lx.text().as_bytes();
+    let rest = &bytes[from..];
+    let close = find_line_starting(rest, b"}");
+    let next_define = find_line_starting(rest, b"define ");
+    let (end, resume, closed) = match (close, next_define) {
+        (Some(c), Some(d)) if d < c => (d, d, false),
+        (Some(c), _) => (c, c + 1, true),
+        (None, Some(d)) => (d, d, false),
+        (None, None) => (rest.len(), rest.len(), false),
+    };
+    let end_line = line + memchr::memchr_iter(b'\n', &rest[..end]).count() as u32;
+    f.body_range = Some(from..from + end);
+    f.body_line = line;
+    if !closed {
+        let msg = if end == rest.len() {
+            format!(
+                "unexpected end of file: the body of @{} is not closed",
+                f.name
+            )
+        } else {
+            format!(
+                "the body of @{} is not closed before the next 'define'",
+                f.name
+            )
+        };
+        m.diagnostics.push(Diagnostic::error(end_line, msg));
+    }
+    p.lx.seek(from + resume, end_line);
+}
+
+/// Offset of the first line (after `rest[0]`'s line) that starts with `prefix`,
+/// pointing at the prefix. For `}`, the line must hold nothing else.
+fn find_line_starting(rest: &[u8], prefix: &[u8]) -> Option<usize> {
+    let mut needle = Vec::with_capacity(prefix.len() + 1);
+    needle.push(b'\n');
+    needle.extend_from_slice(prefix);
+    let finder = memchr::memmem::Finder::new(&needle);
+    let mut base = 0;
+    while let Some(i) = finder.find(&rest[base..]) {
+        let at = base + i + 1;
+        if prefix != b"}" {
+            return Some(at);
+        }
+        match rest.get(at + 1) {
+            None | Some(b'\n') | Some(b'\r') | Some(b' ') => return Some(at),
+            _ => base = at,
+        }
+    }
+    None
+}

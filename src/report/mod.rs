@@ -1,0 +1,36 @@
+//! Turning scan results into output: `text` for people, `json` for tools.
+
+pub mod json;
+pub mod text;
+
+use crate::scan::{FileReport, Status};
+
+/// Totals over a scan, shared by every output format.
+#[derive(Debug, Default, Clone, Copy, serde::Serialize)]
+pub struct Totals {
+    pub files: usize,
+    pub ok: usize,
+    pub failed: usize,
+    pub kernels: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Totals {
+    pub fn of(files: &[FileReport]) -> Self {
+        let mut t = Totals {
+            files: files.len(),
+            ..Totals::default()
+        };
+        for f in files {
+            match f.status {
+                Status::Ok => t.ok += 1,
+                Status::Error => t.failed += 1,
+            }
+            t.kernels += f.kernels.len();
+            t.errors += f.error_count();
+            t.warnings += f.diagnostics.len() - f.error_count();
+        }
+        t
+    }
+}

@@ -1,0 +1,148 @@
+//! The text report: one summary per file (kernels, their arguments,
+//! functions, reader diagnostics), then a closing line.
+
+use super::Totals;
+use crate::scan::{FileReport, Status};
+use serde_json::Value;
+use std::fmt::Write;
+
+pub fn render(files: &[FileReport]) -> String {
+    let mut out = String::new();
+    for f in files {
+        file(&mut out, f);
+    }
+    let t = Totals::of(files);
+    let _ = writeln!(
+        out,
+        "{} file{} read: {} ok, {} failed; {} kernel{}; {} error{}, {} warning{}",
+        t.files,
+        plural(t.files),
+        t.ok,
+        t.failed,
+        t.kernels,
+        plural(t.kernels),
+        t.errors,
+        plural(t.errors),
+        t.warnings,
+        plural(t.warnings)
+    );
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn file(out: &mut String, f: &FileReport) {
+    if f.status == Status::Error {
+        let _ = writeln!(
+            out,
+            "{}: error: {}",
+            f.path,
+            f.error.as_deref().unwrap_or("unreadable")
+        );
+    } else if let Some(m) = &f.module {
+        let mut facts = vec![
+            format!("{} kernel{}", f.kernels.len(), plural(f.kernels.len())),
+            format!(
+                "{} function{} ({} defined)",
+                m.functions,
+                plural(m.functions),
+                m.definitions
+            ),
+            format!("{} instructions", m.instructions),
+            format!("{} pointers", m.pointers),
+        ];
+        if !f.shaders.is_empty() {
+            facts.insert(
+                1,
+                format!("{} shader{}", f.shaders.len(), plural(f.shaders.len())),
+            );
+        }
+        if let Some(v) = &m.air_version {
+            facts.push(format!("AIR {v}"));
+        }
+        if let Some(v) = &m.language_version {
+            facts.push(v.clone());
+        }
+        let _ = writeln!(out, "{}: {}", f.path, facts.join(", "));
+        for ep in f.kernels.iter().chain(&f.shaders) {
+            entry_point(out, ep);
+        }
+        if !m.function_constants.is_empty() {
+            let names: Vec<String> = m
+                .function_constants
+                .iter()
+                .map(|fc| {
+                    let name = fc["name"].as_str().or(fc["global"].as_str()).unwrap_or("?");
+                    match (fc["type_name"].as_str(), fc["index"].as_u64()) {
+                        (Some(t), Some(i)) => format!("{name} ({t}, index {i})"),
+                        (Some(t), None) => format!("{name} ({t})"),
+                        _ => name.to_string(),
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "  function constants: {}", names.join(", "));
+        }
+    }
+    for d in &f.diagnostics {
+        let sev = match d.severity {
+            crate::ir::Severity::Error => "error",
+            crate::ir::Severity::Warning => "warning",
+        };
+        let _ = writeln!(out, "  {}:{}: {sev}: {}", f.path, d.line, d.message);
+    }
+}
+
+fn entry_point(out: &mut String, ep: &Value) {
+    let args = ep["arguments"].as_array().map_or(&[][..], |v| v.as_slice());
+    let _ = writeln!(
+        out,
+        "  {} {} ({} argument{})",
+        ep["stage"].as_str().unwrap_or("entry"),
+        ep["name"].as_str().unwrap_or("?"),
+        args.len(),
+        plural(args.len())
+    );
+    for a in args {
+        let mut line = format!("    [{}] {}", a["index"], a["name"].as_str().unwrap_or("_"));
+        let kind = a["kind"].as_str().unwrap_or("other");
+        match a["builtin"].as_str() {
+            Some(b) => {
+                let _ = write!(line, ": builtin {b}");
+            }
+            None => {
+                let _ = write!(line, ": {kind}");
+                if let Some(space) = a["address_space"].as_u64() {
+                    line.push(' ');
+                    line.push_str(address_space_name(space));
+                }
+                if let Some(t) = a["type_name"].as_str() {
+                    let _ = write!(line, " {t}");
+                }
+                if let Some(i) = a["location_index"].as_u64() {
+                    let _ = write!(line, " [[buffer({i})]]");
+                }
+            }
+        }
+        if let Some(fields) = a["struct_fields"].as_array() {
+            let names: Vec<&str> = fields.iter().filter_map(|f| f["name"].as_str()).collect();
+            let _ = write!(line, " {{{}}}", names.join(", "));
+        }
+        if a["unused"].as_bool() == Some(true) {
+            line.push_str(" (unused)");
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// Metal's names for the AIR address spaces.
+pub fn address_space_name(space: u64) -> &'static str {
+    match space {
+        0 => "thread",
+        1 => "device",
+        2 => "constant",
+        3 => "threadgroup",
+        _ => "addrspace",
+    }
+}
