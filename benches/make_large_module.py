@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Build one large, valid LLVM IR module out of the AIR corpus, for read benchmarks.
 
-    make_large_module.py CORPUS OUT [--size-mb 100] [--typed] [--validate-with LLVM_AS]
+    make_large_module.py CORPUS OUT [--size-mb 100 | --one-pass] [--typed] [--validate-with LLVM_AS]
 
 Sources are the corpus's `*.opaque.ll` files (opaque pointers, readable by LLVM 22), or
 with --typed their `.ll` twins (the same modules disassembled by llvm-dis-14, typed
 pointers), so both outputs hold the same functions. Files are copied round-robin, in
-sorted order, until the output reaches --size-mb megabytes (10^6 bytes).
+sorted order, until the output reaches --size-mb megabytes (10^6 bytes); with --one-pass
+every source is copied exactly once (the whole corpus as one module).
 
 Every copy N of a source module becomes part of the single output module:
   * each `@name` the source defines (globals, functions) becomes `@name.cN`, everywhere
@@ -460,6 +461,8 @@ def main():
     ap.add_argument("corpus", help="corpus directory (…/shared/corpus)")
     ap.add_argument("out", help="output .ll path")
     ap.add_argument("--size-mb", type=float, default=100.0, help="target size in MB (10^6 bytes), default 100")
+    ap.add_argument("--one-pass", action="store_true",
+                    help="ignore --size-mb: copy every source exactly once (the corpus as one module)")
     ap.add_argument("--typed", action="store_true",
                     help="use the typed-pointer .ll twin of every .opaque.ll instead")
     ap.add_argument("--validate-with", metavar="LLVM_AS",
@@ -488,13 +491,26 @@ def main():
         die(f"no *.opaque.ll files under {args.corpus}")
 
     rejected = []
+    if args.typed:
+        # A few `.ll` twins are opaque-pointer text already; keep the typed module typed.
+        opaque_sig = re.compile(r'^(?:define|declare) [^\n]*[(,] ?ptr\b', re.M)
+        keep = []
+        for p in sources:
+            with open(p, encoding="utf-8", errors="surrogateescape") as f:
+                if opaque_sig.search(f.read()):
+                    print(f"excluded (opaque pointers, not typed): {os.path.relpath(p, args.corpus)}",
+                          file=sys.stderr)
+                    rejected.append((p, "opaque"))
+                else:
+                    keep.append(p)
+        sources = keep
     if args.validate_with:
         with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
             results = list(ex.map(lambda p: check_one(args.validate_with, p), sources))
-        rejected = [(p, err) for p, rc, err in results if rc != 0]
-        bad = {p for p, _ in rejected}
-        sources = [p for p in sources if p not in bad]
-        for p, err in rejected:
+        bad = [(p, err) for p, rc, err in results if rc != 0]
+        rejected += bad
+        sources = [p for p in sources if p not in {p for p, _ in bad}]
+        for p, err in bad:
             first = err.splitlines()[0] if err else "(no message)"
             print(f"excluded (rejected by {os.path.basename(args.validate_with)}): "
                   f"{os.path.relpath(p, args.corpus)}: {first[:200]}", file=sys.stderr)
@@ -508,7 +524,11 @@ def main():
             header, ents = parse_module(p)
             prepared.append(b.prepare(fidx, p, header, ents))
         passes = 0
-        while b.bytes < target:
+        if args.one_pass:
+            for src in prepared:
+                b.emit_copy(src)
+            passes = 1
+        while b.bytes < target and not args.one_pass:
             for src in prepared:
                 b.emit_copy(src)
                 if b.bytes >= target:

@@ -10,7 +10,7 @@ use super::model::{Aggregate, AggregateKind, ConstExpr, Flags, Opcode, Operand, 
 use super::types::{Type, TypeId, TypeTable};
 
 /// Deepest nesting of types, constants or metadata the reader follows.
-pub const MAX_DEPTH: u32 = 256;
+pub const MAX_DEPTH: u32 = 64;
 
 #[derive(Debug)]
 pub struct ParseError {

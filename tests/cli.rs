@@ -1,0 +1,152 @@
+//! The command line as a user runs it: paths, formats, exit codes.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn testdata(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn air_scan() -> Command {
+    Command::cargo_bin("air-scan").unwrap()
+}
+
+#[test]
+fn text_summary_names_kernels_and_arguments() {
+    let out = air_scan()
+        .arg(testdata("minimal_kernel.ll"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("1 kernel, 2 functions (1 defined), 9 instructions, typed pointers, AIR 2.7.0, Metal 3.2.0"), "{out}");
+    assert!(out.contains("  kernel minimal (3 arguments)"), "{out}");
+    assert!(
+        out.contains("    [1] divisor: buffer constant uint [[buffer(1)]]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    [2] gid: builtin thread_position_in_grid"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("1 file read: 1 ok, 0 failed; 1 kernel; 0 errors, 0 warnings\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_report_has_the_documented_shape() {
+    let out = air_scan()
+        .args(["--format", "json", &testdata("minimal_kernel.ll")])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["tool"]["name"], "air-scan");
+    let file = &v["files"][0];
+    assert!(
+        file["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("minimal_kernel.ll")
+    );
+    assert_eq!(file["status"], "ok");
+    assert_eq!(file["diagnostics"].as_array().unwrap().len(), 0);
+    let kernel = &file["kernels"][0];
+    assert_eq!(kernel["name"], "minimal");
+    let args = kernel["arguments"].as_array().unwrap();
+    assert_eq!(args.len(), 3);
+    assert_eq!(args[1]["name"], "divisor");
+    assert_eq!(args[1]["kind"], "buffer");
+    assert_eq!(args[1]["address_space"], 2);
+    assert_eq!(args[1]["location_index"], 1);
+    assert_eq!(args[1]["buffer_size"], 4);
+    assert_eq!(args[2]["kind"], "builtin");
+    assert_eq!(args[2]["builtin"], "thread_position_in_grid");
+}
+
+#[test]
+fn an_unreadable_file_is_reported_and_the_scan_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(testdata("minimal_kernel.ll"), dir.path().join("a_good.ll")).unwrap();
+    std::fs::write(
+        dir.path().join("b_binary.ll"),
+        [0u8, 159, 146, 150, 0, 1, 2],
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("c_empty.ll"), "").unwrap();
+    std::fs::write(dir.path().join("ignored.txt"), "not scanned").unwrap();
+    let out = air_scan()
+        .args(["--format", "json"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3, "{v:#}");
+    assert_eq!(files[0]["status"], "ok");
+    assert_eq!(files[1]["status"], "error");
+    assert!(files[1]["error"].as_str().unwrap().contains("binary data"));
+    assert_eq!(files[2]["status"], "error");
+    assert!(files[2]["error"].as_str().unwrap().contains("empty file"));
+}
+
+#[test]
+fn parse_errors_name_file_and_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(testdata("minimal_kernel.ll")).unwrap();
+    let broken = text.replace("  %6 = zext i32 %5 to i64", "  %6 = zext i32 %5 too i64");
+    let path = dir.path().join("broken.ll");
+    std::fs::write(&path, broken).unwrap();
+    let out = air_scan()
+        .arg(&path)
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains(&format!(
+            "{}:16: error: expected 'to', found 'too'",
+            path.display()
+        )),
+        "{out}"
+    );
+    // The instructions after the broken one still count.
+    assert!(out.contains("8 instructions"), "{out}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    air_scan().arg("--format=yaml").assert().code(2);
+    air_scan().arg("/no/such/path.ll").assert().code(2);
+}
+
+#[test]
+fn scans_are_deterministic_across_job_counts() {
+    let one = air_scan()
+        .args(["--format", "json", "-j", "1", &testdata("")])
+        .output()
+        .unwrap()
+        .stdout;
+    let two = air_scan()
+        .args(["--format", "json", "-j", "2", &testdata("")])
+        .output()
+        .unwrap()
+        .stdout;
+    assert_eq!(one, two);
+}

@@ -1,0 +1,137 @@
+//! Every `.ll` file of ../shared/corpus (both pointer eras) must read with
+//! status "ok", no error diagnostics, and one kernel per `!air.kernel` entry.
+//! The corpus is not part of the repository: without it the test says so and
+//! passes vacuously.
+
+use air_scan::scan::{Status, scan_file};
+use std::path::{Path, PathBuf};
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: {} is absent; the corpus test did not run",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            ll_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "ll") {
+            out.push(p);
+        }
+    }
+}
+
+/// Counts the `!N` references on the `!air.kernel = !{...}` line, read
+/// straight from the text so the count does not depend on the reader.
+fn kernel_entries(text: &str) -> usize {
+    text.lines()
+        .find_map(|l| l.strip_prefix("!air.kernel = !{"))
+        .map_or(0, |rest| {
+            rest.split(',')
+                .filter(|s| s.trim().starts_with('!'))
+                .count()
+        })
+}
+
+#[test]
+fn every_corpus_file_reads_cleanly() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut files = Vec::new();
+    ll_files(&dir, &mut files);
+    files.sort();
+    assert!(
+        files.len() >= 1000,
+        "expected the whole corpus, found {} .ll files",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    let mut typed = 0;
+    let mut opaque = 0;
+    for path in &files {
+        let report = scan_file(path);
+        let text = std::fs::read_to_string(path).unwrap();
+        if report.status != Status::Ok {
+            failures.push(format!("{}: {:?}", report.path, report.error));
+            continue;
+        }
+        if let Some(d) = report
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == air_scan::ir::Severity::Error)
+        {
+            failures.push(format!("{}:{}: {}", report.path, d.line, d.message));
+        }
+        let expected = kernel_entries(&text);
+        if report.kernels.len() != expected {
+            failures.push(format!(
+                "{}: {} kernels read, {} in !air.kernel",
+                report.path,
+                report.kernels.len(),
+                expected
+            ));
+        }
+        match report.module.as_ref().map(|m| m.pointers) {
+            Some("typed") => typed += 1,
+            _ => opaque += 1,
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+    // Both eras are present and were told apart.
+    assert!(
+        typed > 500 && opaque > 400,
+        "typed {typed}, opaque {opaque}"
+    );
+    eprintln!(
+        "{} corpus files read: {typed} typed-pointer, {opaque} opaque-pointer",
+        files.len()
+    );
+}
+
+/// The instruction count of every file equals the number of instruction
+/// lines in its text: nothing is silently skipped.
+#[test]
+fn corpus_instruction_counts_match_the_text() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut files = Vec::new();
+    ll_files(&dir, &mut files);
+    for path in files.iter().step_by(7) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let expected = text
+            .lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                l.starts_with("  ")
+                    && !t.is_empty()
+                    && !t.starts_with('#')
+                    && !t.starts_with(';')
+                    && !t.starts_with(']')
+                    && !(t.starts_with("i") && t.contains(", label %"))
+            })
+            .count();
+        let module_report = scan_file(path);
+        assert_eq!(
+            module_report.module.unwrap().instructions,
+            expected,
+            "{}",
+            path.display()
+        );
+    }
+}
