@@ -13,6 +13,14 @@ use super::types::{Type, TypeId, TypeTable};
 pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<Diagnostic>) {
     let mut body = Body::default();
     let mut diags = Vec::new();
+    if let Some(r) = module
+        .functions
+        .get(index)
+        .and_then(|f| f.body_range.as_ref())
+    {
+        // About one instruction per 60 bytes of AIR text.
+        body.instructions.reserve(r.len() / 60);
+    }
     let Some(f) = module.functions.get(index) else {
         return (body, diags);
     };
@@ -51,16 +59,17 @@ pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<D
                     p.lx.recover_after(t.line);
                 }
             }
-            _ => match instruction(&mut p) {
-                Ok(inst) => {
-                    if inst.opcode == Opcode::Other {
+            _ => match instruction(&mut p, &mut body.instructions) {
+                Ok(()) => {
+                    if let Some(inst) = body.instructions.last()
+                        && inst.opcode == Opcode::Other
+                    {
                         let msg = format!(
                             "unknown instruction '{}' kept without operands",
                             inst.opcode_text
                         );
                         diags.push(Diagnostic::warning(inst.line, msg));
                     }
-                    body.instructions.push(inst);
                 }
                 Err(e) => {
                     diags.push(Diagnostic::error(e.line, e.message));
@@ -97,7 +106,10 @@ fn new_inst<'a>(
     }
 }
 
-fn instruction<'a>(p: &mut Parser<'a, '_>) -> PResult<Instruction<'a>> {
+/// Reads one instruction and appends it to `out` (built in place: an
+/// instruction is large, and moving it twice showed in profiles). On error
+/// nothing is appended.
+fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PResult<()> {
     let first = p.lx.next_token();
     let line = first.line;
     let (result, op_tok) = match first.tok {
@@ -135,15 +147,20 @@ fn instruction<'a>(p: &mut Parser<'a, '_>) -> PResult<Instruction<'a>> {
     let Some(opcode) = Opcode::from_word(word) else {
         // An instruction from a newer LLVM: kept, opaque; the caller warns.
         skip_to_line_end(p, line)?;
-        return Ok(new_inst(result, Opcode::Other, word, line));
+        out.push(new_inst(result, Opcode::Other, word, line));
+        return Ok(());
     };
-    let mut inst = new_inst(result, opcode, word, line);
-    let flags = p.parse_flags();
-    pre_flags.insert(flags);
+    pre_flags.insert(p.parse_flags());
+    out.push(new_inst(result, opcode, word, line));
+    let Some(inst) = out.last_mut() else {
+        return Ok(());
+    };
     inst.flags = pre_flags;
-    operands(p, &mut inst)?;
-    trailing(p, &mut inst)?;
-    Ok(inst)
+    let read = operands(p, inst).and_then(|()| trailing(p, inst));
+    if read.is_err() {
+        out.pop();
+    }
+    read
 }
 
 fn skip_to_line_end(p: &mut Parser<'_, '_>, line: u32) -> PResult<()> {

@@ -72,9 +72,21 @@ pub struct Token<'a> {
     pub line: u32,
 }
 
+/// Bytes that may continue an identifier: `[-a-zA-Z$._0-9]`.
+static IDENT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-');
+        i += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-')
+    IDENT[b as usize]
 }
 
 pub struct Lexer<'a> {
@@ -82,19 +94,28 @@ pub struct Lexer<'a> {
     bytes: &'a [u8],
     pos: usize,
     line: u32,
-    peeked: Option<Token<'a>>,
+    /// The next token, always lexed one ahead.
+    cur: Token<'a>,
 }
 
 impl<'a> Lexer<'a> {
     /// A lexer over `text`, whose first byte is on line `first_line`.
     pub fn new(text: &'a str, first_line: u32) -> Self {
-        Lexer {
+        let eof = Token {
+            tok: Tok::Eof,
+            start: 0,
+            end: 0,
+            line: first_line,
+        };
+        let mut lx = Lexer {
             text,
             bytes: text.as_bytes(),
             pos: 0,
             line: first_line,
-            peeked: None,
-        }
+            cur: eof,
+        };
+        lx.cur = lx.lex();
+        lx
     }
 
     pub fn text(&self) -> &'a str {
@@ -102,38 +123,38 @@ impl<'a> Lexer<'a> {
     }
 
     /// Line of the next token (or of the end of input).
-    pub fn line(&mut self) -> u32 {
-        self.peek().line
+    #[inline]
+    pub fn line(&self) -> u32 {
+        self.cur.line
     }
 
-    pub fn peek(&mut self) -> Token<'a> {
-        if let Some(t) = self.peeked {
-            return t;
-        }
-        let t = self.lex();
-        self.peeked = Some(t);
+    #[inline]
+    pub fn peek(&self) -> Token<'a> {
+        self.cur
+    }
+
+    #[inline]
+    pub fn next_token(&mut self) -> Token<'a> {
+        let t = self.cur;
+        self.cur = self.lex();
         t
     }
 
-    pub fn next_token(&mut self) -> Token<'a> {
-        match self.peeked.take() {
-            Some(t) => t,
-            None => self.lex(),
-        }
-    }
-
+    #[inline]
     pub fn next_tok(&mut self) -> Tok<'a> {
         self.next_token().tok
     }
 
-    pub fn peek_tok(&mut self) -> Tok<'a> {
-        self.peek().tok
+    #[inline]
+    pub fn peek_tok(&self) -> Tok<'a> {
+        self.cur.tok
     }
 
     /// Consumes the next token if it is the punctuation `c`.
+    #[inline]
     pub fn eat(&mut self, c: u8) -> bool {
-        if self.peek().tok == Tok::Punct(c) {
-            self.peeked = None;
+        if matches!(self.cur.tok, Tok::Punct(x) if x == c) {
+            self.cur = self.lex();
             true
         } else {
             false
@@ -141,9 +162,10 @@ impl<'a> Lexer<'a> {
     }
 
     /// Consumes the next token if it is the word `w`.
+    #[inline]
     pub fn eat_word(&mut self, w: &str) -> bool {
-        if self.peek().tok == Tok::Word(w) {
-            self.peeked = None;
+        if matches!(self.cur.tok, Tok::Word(x) if x == w) {
+            self.cur = self.lex();
             true
         } else {
             false
@@ -189,15 +211,15 @@ impl<'a> Lexer<'a> {
                 Tok::Punct(b')' | b']' | b'}' | b'>') => depth -= 1,
                 _ => {}
             }
-            self.peeked = None;
+            self.cur = self.lex();
         }
     }
 
     /// Moves to byte offset `pos` (which must be at a token boundary) on `line`.
     pub fn seek(&mut self, pos: usize, line: u32) {
-        self.peeked = None;
         self.pos = pos.min(self.bytes.len());
         self.line = line;
+        self.cur = self.lex();
     }
 
     fn skip_trivia(&mut self) {
@@ -231,10 +253,10 @@ impl<'a> Lexer<'a> {
     fn quoted(&mut self, p: usize) -> (Result<&'a str, ()>, usize) {
         let b = self.bytes;
         let body = p + 1;
-        let line_end = memchr::memchr(b'\n', &b[body..]).map_or(b.len(), |i| body + i);
-        match memchr::memchr(b'"', &b[body..line_end]) {
-            Some(i) => (Ok(self.slice(body, body + i)), body + i + 1),
-            None => (Err(()), line_end),
+        match memchr::memchr2(b'"', b'\n', &b[body..]) {
+            Some(i) if b[body + i] == b'"' => (Ok(self.slice(body, body + i)), body + i + 1),
+            Some(i) => (Err(()), body + i),
+            None => (Err(()), b.len()),
         }
     }
 

@@ -5,7 +5,7 @@
 //! typed era's pointee is kept on the side for tools that want it, but nothing
 //! downstream may depend on it, because the opaque twin of a module has none.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TypeId(pub u32);
@@ -58,6 +58,8 @@ pub struct TypeTable<'a> {
     types: Vec<Type<'a>>,
     index: HashMap<Type<'a>, TypeId>,
     named_bodies: HashMap<&'a str, TypeId>,
+    /// `ptr addrspace(N)` for the address spaces AIR uses, to skip hashing.
+    opaque_ptrs: [TypeId; 8],
 }
 
 impl Default for TypeTable<'_> {
@@ -83,8 +85,9 @@ impl<'a> TypeTable<'a> {
     pub fn new() -> Self {
         let mut t = TypeTable {
             types: Vec::new(),
-            index: HashMap::new(),
-            named_bodies: HashMap::new(),
+            index: HashMap::default(),
+            named_bodies: HashMap::default(),
+            opaque_ptrs: [Self::VOID; 8],
         };
         for ty in [
             Type::Void,
@@ -131,8 +134,14 @@ impl<'a> TypeTable<'a> {
     }
 
     pub fn ptr(&mut self, addrspace: u32, pointee: Option<TypeId>) -> TypeId {
-        if addrspace == 0 && pointee.is_none() {
-            return Self::PTR;
+        if pointee.is_none() && (addrspace as usize) < self.opaque_ptrs.len() {
+            let cached = self.opaque_ptrs[addrspace as usize];
+            if cached != Self::VOID {
+                return cached;
+            }
+            let id = self.intern(Type::Ptr { addrspace, pointee });
+            self.opaque_ptrs[addrspace as usize] = id;
+            return id;
         }
         self.intern(Type::Ptr { addrspace, pointee })
     }

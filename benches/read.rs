@@ -1,0 +1,69 @@
+//! Reader-only throughput: `cargo bench --bench read [-- PATHS...]`.
+//! Reads every `.ll` under the paths (default ../shared/corpus) into memory
+//! first, then times `read_module` plus every body, single-threaded, best of
+//! five runs. The end-to-end comparison with llvm-as is benches/read_bench.sh.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn collect(p: &Path, out: &mut Vec<PathBuf>) {
+    if p.is_dir() {
+        let mut entries: Vec<_> = std::fs::read_dir(p)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for e in entries {
+            collect(&e, out);
+        }
+    } else if p.extension().is_some_and(|x| x == "ll") {
+        out.push(p.to_path_buf());
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let roots: Vec<PathBuf> = if args.is_empty() {
+        vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")]
+    } else {
+        args.iter().map(PathBuf::from).collect()
+    };
+    let mut files = Vec::new();
+    for r in &roots {
+        collect(r, &mut files);
+    }
+    let texts: Vec<String> = files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .collect();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    if bytes == 0 {
+        eprintln!("no .ll input under {roots:?}");
+        return;
+    }
+    let mut best = f64::MAX;
+    let mut instructions = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        instructions = 0;
+        for text in &texts {
+            let mut m = air_scan::ir::read_module(text);
+            for i in 0..m.functions.len() {
+                instructions += m.body(i).0.instructions.len();
+            }
+            std::hint::black_box(&m);
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let mb = bytes as f64 / 1e6;
+    println!(
+        "read {} files, {mb:.1} MB, {instructions} instructions: best {best:.3} s = {:.0} MB/s (reader only, 1 thread)",
+        texts.len(),
+        mb / best
+    );
+}
