@@ -425,7 +425,10 @@ class Builder:
         with open(out_path, "w", encoding="utf-8", errors="surrogateescape") as out:
             out.write("; ModuleID = 'air-scan-bench-large'\n")
             out.write('source_filename = "air-scan-bench-large"\n')
-            out.write(h["datalayout"] + "\n" + h["triple"] + "\n\n")
+            for key in ("datalayout", "triple"):
+                if key in h:
+                    out.write(h[key] + "\n")
+            out.write("\n")
             out.write("\n".join(self.type_lines) + "\n\n")
             out.write("\n".join(self.globals_out) + "\n")
             for name, (ety, elems, tail) in self.appending.items():
