@@ -2,10 +2,13 @@
 //! shader compiler emits.
 //!
 //! Data flows one way: `input` (files on disk) → `ir` (text into a module
-//! model) → `scan` (per-file results) → `report` (text, JSON). See
-//! docs/ARCHITECTURE.md.
+//! model) → `analysis` (control flow, def-use, provenance) → `rules`
+//! (patterns/ matched against each function) → `scan` (per-file results) →
+//! `report` (text, JSON). See docs/ARCHITECTURE.md.
 
+pub mod analysis;
 pub mod input;
 pub mod ir;
 pub mod report;
+pub mod rules;
 pub mod scan;

@@ -1,5 +1,6 @@
+use air_scan::rules::RuleSet;
 use air_scan::{report, scan};
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,11 +11,53 @@ enum Format {
     Json,
 }
 
-/// Reads the LLVM IR (AIR) that Apple's Metal compiler emits and reports
-/// what it finds, per file and per kernel.
+/// Finds Apple-GPU hazards in the LLVM IR (AIR) that Apple's Metal compiler
+/// emits, per file and per kernel.
 #[derive(Parser, Debug)]
-#[command(name = "air-scan", version, about)]
+#[command(
+    name = "air-scan",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    scan: ScanArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every rule.
+    Rules {
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Print a rule's rationale and fix.
+    Explain {
+        /// The rule's name (e.g. divide-by-uniform) or id (e.g. AIR001).
+        rule: String,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+}
+
+#[derive(Args, Debug)]
+struct RuleArgs {
+    /// A folder of extra patterns (*.toml) to load; may be repeated.
+    #[arg(long = "patterns", value_name = "DIR")]
+    patterns: Vec<PathBuf>,
+    /// Run only these rules (names or ids, comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    select: Vec<String>,
+    /// Do not run these rules (names or ids, comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    ignore: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct ScanArgs {
     /// Files and directories to scan (directories recursively, `.ll` files).
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
@@ -26,6 +69,26 @@ struct Cli {
     /// Files read in parallel (default: one per core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+fn load_rules(a: &RuleArgs) -> Result<RuleSet, String> {
+    let dirs: Vec<&std::path::Path> = a.patterns.iter().map(PathBuf::as_path).collect();
+    RuleSet::load(&dirs, &a.select, &a.ignore)
+}
+
+fn print(out: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(out.as_bytes())
+        .and_then(|_| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
@@ -36,20 +99,40 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let jobs = cli
+    let rule_args = match &cli.command {
+        Some(Command::Rules { rules }) | Some(Command::Explain { rules, .. }) => rules,
+        None => &cli.scan.rules,
+    };
+    let rules = match load_rules(rule_args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("air-scan: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match &cli.command {
+        Some(Command::Rules { .. }) => return print(&report::text::rules_list(&rules)),
+        Some(Command::Explain { rule, .. }) => {
+            return match rules.find(rule) {
+                Some(r) => print(&report::text::explain(r)),
+                None => {
+                    eprintln!("air-scan: no rule is named '{rule}' (see `air-scan rules`)");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        None => {}
+    }
+    let args = &cli.scan;
+    let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let files = scan::scan_paths(&cli.paths, jobs);
-    let out = match cli.format {
+    let files = scan::scan_paths(&args.paths, jobs, &rules);
+    let out = match args.format {
         Format::Text => report::text::render(&files),
         Format::Json => report::json::render(&files),
     };
-    let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_all(out.as_bytes())
-        .and_then(|_| stdout.flush())
-        .is_err()
-    {
+    if print(&out) != ExitCode::SUCCESS {
         return ExitCode::from(2);
     }
     let totals = report::Totals::of(&files);

@@ -2,9 +2,17 @@
 //! read every body (so every diagnostic surfaces), interpret the AIR
 //! metadata, and keep an owned summary for the report.
 
+use crate::analysis::ControlFlow;
+use crate::analysis::callgraph::CallGraph;
+use crate::analysis::defuse::DefUse;
+use crate::analysis::provenance::{
+    FunctionProvenance, ModuleContext, Provenance, Sources, entry_params,
+};
 use crate::input::{self, Found};
-use crate::ir::{self, Diagnostic, Severity};
+use crate::ir::{self, Diagnostic, Module, Opcode, Severity};
+use crate::rules::{self, Finding, FunctionContext, RuleSet};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -30,6 +38,9 @@ pub struct FileReport {
     pub shaders: Vec<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub module: Option<ModuleSummary>,
+    /// Listed once, at the top level of the report.
+    #[serde(skip)]
+    pub findings: Vec<Finding>,
 }
 
 /// Facts about a module that were read, for people and dashboards.
@@ -69,6 +80,7 @@ impl FileReport {
             kernels: Vec::new(),
             shaders: Vec::new(),
             module: None,
+            findings: Vec::new(),
         }
     }
 
@@ -81,7 +93,7 @@ impl FileReport {
 }
 
 /// Scans one file.
-pub fn scan_file(path: &Path) -> FileReport {
+pub fn scan_file(path: &Path, rules: &RuleSet) -> FileReport {
     let shown = path.display().to_string();
     let source = match input::load(path) {
         Ok(s) => s,
@@ -91,34 +103,15 @@ pub fn scan_file(path: &Path) -> FileReport {
         Ok(t) => t,
         Err(e) => return FileReport::failed(shown, e.0),
     };
-    scan_text(shown, text)
+    scan_text(shown, text, rules)
 }
 
 /// Scans IR text already in memory (`path` is only used for the report).
-pub fn scan_text(path: String, text: &str) -> FileReport {
+pub fn scan_text(path: String, text: &str, rules: &RuleSet) -> FileReport {
     let mut module = ir::read_module(text);
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
-    let mut blocks = 0;
-    let mut instructions = 0;
-    let mut typed = false;
-    for i in 0..module.functions.len() {
-        let (body, diags) = module.body(i);
-        blocks += body.blocks.len();
-        instructions += body.instructions.len();
-        diagnostics.extend(diags);
-    }
-    for i in 0..module.types.len() {
-        if let ir::Type::Ptr {
-            pointee: Some(_), ..
-        } = module.types.get(ir::TypeId(i as u32))
-        {
-            typed = true;
-            break;
-        }
-    }
     let air = ir::air::air_info(&module);
     diagnostics.extend(air.diagnostics.iter().cloned());
-    diagnostics.sort_by_key(|d| d.line);
 
     let nothing_read = module.functions.is_empty()
         && module.globals.is_empty()
@@ -127,6 +120,7 @@ pub fn scan_text(path: String, text: &str) -> FileReport {
         && module.datalayout.is_none()
         && module.source_filename.is_none();
     if nothing_read {
+        diagnostics.sort_by_key(|d| d.line);
         let why = diagnostics.first().map_or(String::new(), |d| {
             format!(" (line {}: {})", d.line, d.message)
         });
@@ -138,8 +132,6 @@ pub fn scan_text(path: String, text: &str) -> FileReport {
         return r;
     }
 
-    let to_json =
-        |ep: &ir::air::EntryPoint<'_>| serde_json::to_value(ep).unwrap_or(serde_json::Value::Null);
     let kernels = air
         .entry_points
         .iter()
@@ -153,7 +145,16 @@ pub fn scan_text(path: String, text: &str) -> FileReport {
         .map(to_json)
         .collect();
     let owned = |s: Option<&str>| s.map(str::to_string);
-    let summary = ModuleSummary {
+    let typed = (0..module.types.len()).any(|i| {
+        matches!(
+            module.types.get(ir::TypeId(i as u32)),
+            ir::Type::Ptr {
+                pointee: Some(_),
+                ..
+            }
+        )
+    });
+    let mut summary = ModuleSummary {
         source_filename: owned(module.source_filename),
         target_triple: owned(module.target_triple),
         air_version: air.air_version.clone(),
@@ -164,15 +165,20 @@ pub fn scan_text(path: String, text: &str) -> FileReport {
         functions: module.functions.len(),
         definitions: module.functions.iter().filter(|f| f.is_definition).count(),
         globals: module.globals.len(),
-        blocks,
-        instructions,
+        blocks: 0,
+        instructions: 0,
         metadata_nodes: module.metadata.len(),
-        function_constants: air
-            .function_constants
-            .iter()
-            .map(|fc| serde_json::to_value(fc).unwrap_or(serde_json::Value::Null))
-            .collect(),
+        function_constants: air.function_constants.iter().map(to_json).collect(),
     };
+    let findings = analyze(
+        &mut module,
+        air,
+        rules,
+        &path,
+        &mut diagnostics,
+        &mut summary,
+    );
+    diagnostics.sort_by_key(|d| d.line);
     FileReport {
         path,
         status: Status::Ok,
@@ -181,15 +187,113 @@ pub fn scan_text(path: String, text: &str) -> FileReport {
         kernels,
         shaders,
         module: Some(summary),
+        findings,
     }
+}
+
+/// The AIR layer's borrowed structs, as owned JSON for the report.
+fn to_json<T: Serialize>(v: &T) -> serde_json::Value {
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+}
+
+/// Reads every body (callers before callees), computes provenance and runs
+/// the rules, one function at a time so only one body is in memory.
+fn analyze<'a>(
+    module: &mut Module<'a>,
+    air: ir::air::AirInfo<'a>,
+    rules: &RuleSet,
+    path: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+    summary: &mut ModuleSummary,
+) -> Vec<Finding> {
+    let index_of: FxHashMap<&'a str, usize> = module
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name, i))
+        .collect();
+    let entries: FxHashMap<usize, usize> = air
+        .entry_points
+        .iter()
+        .enumerate()
+        .filter_map(|(e, ep)| index_of.get(ep.name).map(|&f| (f, e)))
+        .collect();
+    let graph = CallGraph::build(module, &entries);
+    let entry_names: Vec<&'a str> = air.entry_points.iter().map(|e| e.name).collect();
+    let mut ctx = ModuleContext::new(air);
+    for i in 0..module.functions.len() {
+        if module.functions[i].section == Some("air.static_init") {
+            let (body, _) = module.body(i);
+            ctx.note_static_init(&module.functions[i], &body);
+        }
+    }
+    // What call sites pass to each function's parameters, joined.
+    let mut passed: Vec<Option<Vec<Provenance>>> = vec![None; module.functions.len()];
+    let mut findings = Vec::new();
+    for &fi in &graph.order {
+        let (body, diags) = module.body(fi);
+        diagnostics.extend(diags);
+        summary.blocks += body.blocks.len();
+        summary.instructions += body.instructions.len();
+        let function = &module.functions[fi];
+        if !function.is_definition || rules.rules.is_empty() {
+            continue;
+        }
+        let du = DefUse::build(function, &body);
+        let cf = ControlFlow::of(&body);
+        let params = match entries.get(&fi) {
+            Some(&e) => entry_params(&ctx, module, e, function),
+            None => passed[fi]
+                .take()
+                .unwrap_or_else(|| vec![Provenance::of(Sources::UNKNOWN); function.params.len()]),
+        };
+        let prov = FunctionProvenance::compute(&ctx, module, function, &body, &du, params);
+        for inst in body
+            .instructions
+            .iter()
+            .filter(|i| i.opcode == Opcode::Call)
+        {
+            let Some(&callee) = inst.callee_name().and_then(|c| index_of.get(c)) else {
+                continue;
+            };
+            let Some(slot) = passed.get_mut(callee) else {
+                continue;
+            };
+            let acc = slot.get_or_insert_with(Vec::new);
+            for (j, arg) in inst.call_args().iter().enumerate() {
+                let p = prov.value(&du, &arg.value);
+                match acc.get_mut(j) {
+                    Some(a) => a.join(&p),
+                    None => acc.push(p),
+                }
+            }
+        }
+        let kernels = graph.reached_by[fi]
+            .iter()
+            .filter_map(|&e| entry_names.get(e).copied())
+            .collect();
+        let fctx = FunctionContext {
+            module,
+            air: &ctx.air,
+            function,
+            body: &body,
+            du: &du,
+            cf: &cf,
+            prov: &prov,
+            kernels,
+        };
+        rules::run(rules, &fctx, path, &mut findings);
+    }
+    findings.sort_by(|a, b| a.ir.line.cmp(&b.ir.line).then_with(|| a.rule.cmp(&b.rule)));
+    findings
 }
 
 /// Scans every file the paths name, `jobs` files at a time. Reports come
 /// back in the order the files were found, whatever the thread timing.
-pub fn scan_paths(paths: &[PathBuf], jobs: usize) -> Vec<FileReport> {
+pub fn scan_paths(paths: &[PathBuf], jobs: usize, rules: &RuleSet) -> Vec<FileReport> {
     let found = input::collect(paths);
     let work = |f: &Found| match f {
-        Found::File(p) => scan_file(p),
+        Found::File(p) => scan_file(p, rules),
         Found::Error(p, e) => FileReport::failed(p.display().to_string(), e.clone()),
     };
     match rayon::ThreadPoolBuilder::new()

@@ -60,9 +60,11 @@ fn binary_garbage_is_reported_as_such() {
 
 #[test]
 fn text_that_is_not_ir_is_an_error() {
+    let text = "Hello, this is a README.\nIt has no IR in it.\n";
     let r = scan_text(
         "notes.txt".into(),
-        "Hello, this is a README.\nIt has no IR in it.\n",
+        text,
+        &air_scan::rules::RuleSet::builtin(),
     );
     assert_eq!(r.status, Status::Error);
     assert!(

@@ -60,7 +60,7 @@ fn every_corpus_file_reads_cleanly() {
     let mut typed = 0;
     let mut opaque = 0;
     for path in &files {
-        let report = scan_file(path);
+        let report = scan_file(path, &air_scan::rules::RuleSet::builtin());
         let text = std::fs::read_to_string(path).unwrap();
         if report.status != Status::Ok {
             failures.push(format!("{}: {:?}", report.path, report.error));
@@ -125,7 +125,7 @@ fn corpus_instruction_counts_match_the_text() {
                 l.starts_with("  ") && !skipped
             })
             .count();
-        let module_report = scan_file(path);
+        let module_report = scan_file(path, &air_scan::rules::RuleSet::builtin());
         assert_eq!(
             module_report.module.unwrap().instructions,
             expected,

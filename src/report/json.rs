@@ -18,6 +18,7 @@ struct Report<'r> {
     schema_version: u32,
     tool: Tool,
     files: &'r [FileReport],
+    findings: Vec<&'r crate::rules::Finding>,
     totals: Totals,
 }
 
@@ -29,6 +30,7 @@ pub fn render(files: &[FileReport]) -> String {
             version: env!("CARGO_PKG_VERSION"),
         },
         files,
+        findings: files.iter().flat_map(|f| &f.findings).collect(),
         totals: Totals::of(files),
     };
     let mut out =

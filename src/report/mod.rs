@@ -14,6 +14,7 @@ pub struct Totals {
     pub kernels: usize,
     pub errors: usize,
     pub warnings: usize,
+    pub findings: usize,
 }
 
 impl Totals {
@@ -30,6 +31,7 @@ impl Totals {
             t.kernels += f.kernels.len();
             t.errors += f.error_count();
             t.warnings += f.diagnostics.len() - f.error_count();
+            t.findings += f.findings.len();
         }
         t
     }

@@ -14,13 +14,15 @@ pub fn render(files: &[FileReport]) -> String {
     let t = Totals::of(files);
     let _ = writeln!(
         out,
-        "{} file{} read: {} ok, {} failed; {} kernel{}; {} error{}, {} warning{}",
+        "{} file{} read: {} ok, {} failed; {} kernel{}; {} finding{}; {} reader error{}, {} reader warning{}",
         t.files,
         plural(t.files),
         t.ok,
         t.failed,
         t.kernels,
         plural(t.kernels),
+        t.findings,
+        plural(t.findings),
         t.errors,
         plural(t.errors),
         t.warnings,
@@ -85,6 +87,23 @@ fn file(out: &mut String, f: &FileReport) {
             let _ = writeln!(out, "  function constants: {}", names.join(", "));
         }
     }
+    for finding in &f.findings {
+        let _ = writeln!(
+            out,
+            "{}[{}]: {}",
+            finding.severity.name(),
+            finding.rule,
+            finding.message
+        );
+        let mut at = format!(
+            "  --> {}:{} in {}",
+            finding.ir.path, finding.ir.line, finding.function
+        );
+        if !finding.kernels.is_empty() && finding.kernels != [finding.function.clone()] {
+            let _ = write!(at, " (reached from {})", finding.kernels.join(", "));
+        }
+        let _ = writeln!(out, "{at}");
+    }
     for d in &f.diagnostics {
         let sev = match d.severity {
             crate::ir::Severity::Error => "error",
@@ -145,4 +164,42 @@ pub fn address_space_name(space: u64) -> &'static str {
         3 => "threadgroup",
         _ => "addrspace",
     }
+}
+
+/// `air-scan rules`: one line per rule.
+pub fn rules_list(rules: &crate::rules::RuleSet) -> String {
+    let mut out = String::new();
+    for r in &rules.rules {
+        let p = &r.pattern;
+        let _ = writeln!(
+            out,
+            "{:<7} {:<32} {:<8} {:<12} {}",
+            p.id,
+            p.name,
+            p.severity.name(),
+            p.category,
+            p.summary
+        );
+    }
+    out
+}
+
+/// `air-scan explain RULE`: the rule's text, from its patterns/ file.
+pub fn explain(rule: &crate::rules::Rule) -> String {
+    let p = &rule.pattern;
+    let mut out = format!(
+        "{} {} ({}, {})\n\n{}\n\n",
+        p.id,
+        p.name,
+        p.severity.name(),
+        p.category,
+        p.summary
+    );
+    let _ = writeln!(out, "Why:\n{}\n", p.rationale.trim());
+    if let Some(c) = p.cycles {
+        let _ = writeln!(out, "Cost: about {c} cycles each time it runs.\n");
+    }
+    let _ = writeln!(out, "Fix:\n{}\n", p.fix.trim());
+    let _ = writeln!(out, "Declared in {}", rule.origin);
+    out
 }

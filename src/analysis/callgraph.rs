@@ -1,0 +1,136 @@
+//! Which defined function calls which, found before any body is parsed, so
+//! functions can be analyzed callers first (a helper's parameters take the
+//! join of what its call sites pass) and each finding can name the entry
+//! points that reach it.
+
+use crate::ir::Module;
+use rustc_hash::FxHashMap;
+
+pub struct CallGraph {
+    /// Callees of each function (indices into `Module::functions`), defined ones only.
+    pub callees: Vec<Vec<usize>>,
+    /// Functions in an order where callers come before callees (recursion,
+    /// which Metal forbids, is broken arbitrarily).
+    pub order: Vec<usize>,
+    /// Entry points (indices into `AirInfo::entry_points`) reaching each function.
+    pub reached_by: Vec<Vec<usize>>,
+}
+
+impl CallGraph {
+    /// `entries` maps function index to entry point index.
+    pub fn build(module: &Module<'_>, entries: &FxHashMap<usize, usize>) -> CallGraph {
+        let n = module.functions.len();
+        let by_name: FxHashMap<&str, usize> = module
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.is_definition)
+            .map(|(i, f)| (f.name, i))
+            .collect();
+        let mut callees = vec![Vec::new(); n];
+        for (i, f) in module.functions.iter().enumerate() {
+            let Some(range) = f.body_range.clone() else {
+                continue;
+            };
+            let text = module.text.get(range).unwrap_or("");
+            callees[i] = referenced_functions(text, &by_name);
+            callees[i].retain(|c| *c != i);
+        }
+        let order = callers_first(n, &callees);
+        let mut reached_by: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (f, e) in entries {
+            if let Some(r) = reached_by.get_mut(*f) {
+                r.push(*e);
+            }
+        }
+        for &f in &order {
+            let from = reached_by[f].clone();
+            for &c in &callees[f] {
+                for e in &from {
+                    if !reached_by[c].contains(e) {
+                        reached_by[c].push(*e);
+                    }
+                }
+            }
+        }
+        for r in &mut reached_by {
+            r.sort_unstable();
+        }
+        CallGraph {
+            callees,
+            order,
+            reached_by,
+        }
+    }
+}
+
+/// Defined functions named by `@name` anywhere in a body's text.
+fn referenced_functions(text: &str, by_name: &FxHashMap<&str, usize>) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for at in memchr::memchr_iter(b'@', bytes) {
+        let rest = &text[at + 1..];
+        let name = if let Some(q) = rest.strip_prefix('"') {
+            q.split('"').next().unwrap_or("")
+        } else {
+            let end = rest
+                .bytes()
+                .position(|b| {
+                    !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-'))
+                })
+                .unwrap_or(rest.len());
+            &rest[..end]
+        };
+        if let Some(&i) = by_name.get(name)
+            && !out.contains(&i)
+        {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Kahn's algorithm over the call edges; what a cycle leaves is appended in
+/// module order.
+fn callers_first(n: usize, callees: &[Vec<usize>]) -> Vec<usize> {
+    let mut indegree = vec![0usize; n];
+    for cs in callees {
+        for &c in cs {
+            indegree[c] += 1;
+        }
+    }
+    let mut ready: std::collections::VecDeque<usize> =
+        (0..n).filter(|&i| indegree[i] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    let mut placed = vec![false; n];
+    while let Some(f) = ready.pop_front() {
+        order.push(f);
+        placed[f] = true;
+        for &c in &callees[f] {
+            indegree[c] -= 1;
+            if indegree[c] == 0 {
+                ready.push_back(c);
+            }
+        }
+    }
+    order.extend((0..n).filter(|&i| !placed[i]));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::read_module;
+
+    #[test]
+    fn orders_callers_first_and_propagates_entries() {
+        let text = "define void @leaf() {\n  ret void\n}\ndefine void @mid() {\n  call void @leaf()\n  ret void\n}\ndefine void @k1() {\n  call void @mid()\n  ret void\n}\ndefine void @k2() {\n  call void @leaf()\n  ret void\n}\n";
+        let m = read_module(text);
+        let entries: FxHashMap<usize, usize> = [(2, 0), (3, 1)].into_iter().collect();
+        let cg = CallGraph::build(&m, &entries);
+        let pos = |f: usize| cg.order.iter().position(|&x| x == f).unwrap();
+        assert!(pos(2) < pos(1) && pos(1) < pos(0) && pos(3) < pos(0));
+        assert_eq!(cg.reached_by[0], vec![0, 1]);
+        assert_eq!(cg.reached_by[1], vec![0]);
+    }
+}

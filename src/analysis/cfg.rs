@@ -1,0 +1,421 @@
+//! The control-flow graph of one function body: successors and predecessors
+//! of each block, exits, reverse postorder, and the branch targets that name
+//! no block.
+//!
+//! Node `i` is block `i` of the `Body`. Edges are deduplicated, so a `switch`
+//! with ten cases to one block gives one edge: the analyses built on top care
+//! whether control *can* go from A to B, not how many ways.
+//!
+//! Building is O(blocks + edges) plus one hash lookup per branch target.
+
+use crate::ir::{Body, Instruction, Opcode, Value};
+use petgraph::graph::{DiGraph, NodeIndex};
+use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
+
+/// A branch target that names no block of the function (broken input).
+/// Recorded so a rule or report can say so; the edge is left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingTarget {
+    /// The block whose terminator names the label.
+    pub block: usize,
+    /// The label as written, without `%`.
+    pub label: String,
+    /// 1-based line of the terminator.
+    pub line: u32,
+}
+
+/// The control-flow graph of one body.
+#[derive(Clone, Debug, Default)]
+pub struct Cfg {
+    /// Successors of each block, deduplicated, in the order the terminator
+    /// names them.
+    pub succs: Vec<Vec<usize>>,
+    /// Predecessors of each block, deduplicated, in block order.
+    pub preds: Vec<Vec<usize>>,
+    /// Blocks with no successor: ending in `ret` or `unreachable`, with no
+    /// terminator (a reader error, or an opcode the reader does not know such
+    /// as `invoke`), or whose every target names no block. Ascending.
+    pub exits: Vec<usize>,
+    /// Branch targets that name no block, in block order.
+    pub missing: Vec<MissingTarget>,
+    /// Labels defined more than once (broken input): the block that lost.
+    /// Branches go to the first block with the label.
+    pub duplicate_labels: Vec<usize>,
+    /// Index into `Body::instructions` of each block's terminator.
+    terminators: Vec<Option<usize>>,
+    /// Blocks reachable from the entry, in reverse postorder.
+    rpo: Vec<usize>,
+    /// The same graph for petgraph's algorithms (node i == block i).
+    graph: DiGraph<(), ()>,
+}
+
+impl Cfg {
+    /// Builds the graph. Never fails: broken targets go to `missing`.
+    pub fn build(body: &Body) -> Cfg {
+        let n = body.blocks.len();
+        let mut by_label: FxHashMap<&str, usize> = FxHashMap::default();
+        by_label.reserve(n);
+        let mut duplicate_labels = Vec::new();
+        for (i, b) in body.blocks.iter().enumerate() {
+            if let Some(label) = b.label {
+                match by_label.entry(label) {
+                    Entry::Vacant(v) => {
+                        v.insert(i);
+                    }
+                    Entry::Occupied(_) => duplicate_labels.push(i),
+                }
+            }
+        }
+
+        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut terminators = vec![None; n];
+        let mut missing = Vec::new();
+        for (i, block) in body.blocks.iter().enumerate() {
+            let Some(last) = block.instructions.end.checked_sub(1) else {
+                continue;
+            };
+            if last < block.instructions.start {
+                continue;
+            }
+            let Some(inst) = body.instructions.get(last) else {
+                continue;
+            };
+            if !inst.opcode.is_terminator() {
+                continue;
+            }
+            terminators[i] = Some(last);
+            if !matches!(
+                inst.opcode,
+                Opcode::Br | Opcode::Switch | Opcode::IndirectBr
+            ) {
+                continue;
+            }
+            let out = &mut succs[i];
+            for op in &inst.operands {
+                let Value::Label(name) = op.value else {
+                    continue;
+                };
+                match by_label.get(name) {
+                    // Few targets per terminator: a linear check beats a set.
+                    Some(&t) => {
+                        if !out.contains(&t) {
+                            out.push(t);
+                        }
+                    }
+                    None => missing.push(MissingTarget {
+                        block: i,
+                        label: name.to_string(),
+                        line: inst.line,
+                    }),
+                }
+            }
+        }
+
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut edges = 0;
+        for (i, ss) in succs.iter().enumerate() {
+            edges += ss.len();
+            for &s in ss {
+                // Sources come in ascending order and each (i, s) once, so
+                // `preds` needs no dedup and ends up sorted.
+                preds[s].push(i);
+            }
+        }
+        let exits = (0..n).filter(|&i| succs[i].is_empty()).collect();
+
+        let mut graph = DiGraph::with_capacity(n, edges);
+        for _ in 0..n {
+            graph.add_node(());
+        }
+        for (i, ss) in succs.iter().enumerate() {
+            for &s in ss {
+                graph.add_edge(NodeIndex::new(i), NodeIndex::new(s), ());
+            }
+        }
+
+        let rpo = reverse_postorder(&succs, 0);
+        Cfg {
+            succs,
+            preds,
+            exits,
+            missing,
+            duplicate_labels,
+            terminators,
+            rpo,
+            graph,
+        }
+    }
+
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.succs.len()
+    }
+
+    /// True for a declaration (no blocks).
+    pub fn is_empty(&self) -> bool {
+        self.succs.is_empty()
+    }
+
+    /// The terminator of `block`: its last instruction when that is `br`,
+    /// `switch`, `indirectbr`, `ret` or `unreachable`. `None` when the block
+    /// ends otherwise (the reader dropped a bad line, or an unknown opcode).
+    pub fn terminator<'b, 'a>(
+        &self,
+        body: &'b Body<'a>,
+        block: usize,
+    ) -> Option<&'b Instruction<'a>> {
+        let i = (*self.terminators.get(block)?)?;
+        body.instructions.get(i)
+    }
+
+    /// Which blocks the entry reaches. O(blocks).
+    pub fn reachable(&self) -> Vec<bool> {
+        let mut r = vec![false; self.len()];
+        for &b in &self.rpo {
+            r[b] = true;
+        }
+        r
+    }
+
+    /// Blocks reachable from the entry in reverse postorder: every block
+    /// comes before its successors except along back edges, the order
+    /// forward data-flow problems converge fastest in.
+    pub fn reverse_postorder(&self) -> &[usize] {
+        &self.rpo
+    }
+
+    /// The graph for petgraph's algorithms; node `i` is block `i`.
+    pub fn graph(&self) -> &DiGraph<(), ()> {
+        &self.graph
+    }
+}
+
+/// Reverse postorder of the blocks `root` reaches, by an explicit-stack DFS
+/// (a recursive one overflows on deep graphs). Successors are visited in
+/// order, so the result is deterministic.
+pub(crate) fn reverse_postorder(succs: &[Vec<usize>], root: usize) -> Vec<usize> {
+    let n = succs.len();
+    let mut post = Vec::with_capacity(n);
+    if root >= n {
+        return post;
+    }
+    let mut seen = vec![false; n];
+    // (block, index of the next successor to try)
+    let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+    seen[root] = true;
+    while let Some(top) = stack.last_mut() {
+        let (b, next) = *top;
+        if let Some(&s) = succs[b].get(next) {
+            top.1 += 1;
+            if !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+            stack.pop();
+        }
+    }
+    post.reverse();
+    post
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::read_module;
+
+    /// Builds the CFG of the first function in `text`.
+    pub(crate) fn cfg_of(text: &str) -> Cfg {
+        let mut m = read_module(text);
+        let (body, diags) = m.body(0);
+        assert!(diags.is_empty(), "{diags:?}");
+        Cfg::build(&body)
+    }
+
+    #[test]
+    fn diamond_edges() {
+        let cfg = cfg_of(
+            "define void @f(i1 %c) {
+entry:
+  br i1 %c, label %then, label %else
+then:
+  br label %join
+else:
+  br label %join
+join:
+  ret void
+}
+",
+        );
+        assert_eq!(cfg.succs, vec![vec![1, 2], vec![3], vec![3], vec![]]);
+        assert_eq!(cfg.preds, vec![vec![], vec![0], vec![0], vec![1, 2]]);
+        assert_eq!(cfg.exits, vec![3]);
+        assert!(cfg.missing.is_empty());
+        assert_eq!(cfg.reverse_postorder()[0], 0);
+        assert_eq!(cfg.reachable(), vec![true; 4]);
+    }
+
+    #[test]
+    fn unnamed_entry_and_numbered_blocks() {
+        let mut m = read_module(
+            "define void @f(i32 %x) {
+  %2 = icmp ult i32 %x, 4
+  br i1 %2, label %3, label %4
+
+3:
+  br label %4
+
+4:
+  ret void
+}
+",
+        );
+        let (body, diags) = m.body(0);
+        assert!(diags.is_empty());
+        let cfg = Cfg::build(&body);
+        assert_eq!(body.blocks[0].label, None);
+        assert_eq!(cfg.succs, vec![vec![1, 2], vec![2], vec![]]);
+        let t = cfg.terminator(&body, 0).unwrap();
+        assert_eq!(t.opcode, Opcode::Br);
+        assert_eq!(cfg.terminator(&body, 2).unwrap().opcode, Opcode::Ret);
+        assert!(cfg.terminator(&body, 9).is_none());
+    }
+
+    #[test]
+    fn switch_targets_deduplicated() {
+        let cfg = cfg_of(
+            "define void @f(i32 %x) {
+entry:
+  switch i32 %x, label %d [
+    i32 0, label %a
+    i32 1, label %b
+    i32 2, label %a
+    i32 3, label %d
+  ]
+a:
+  br label %d
+b:
+  unreachable
+d:
+  ret void
+}
+",
+        );
+        assert_eq!(cfg.succs[0], vec![3, 1, 2]);
+        assert_eq!(cfg.preds[3], vec![0, 1]);
+        assert_eq!(cfg.exits, vec![2, 3]);
+    }
+
+    #[test]
+    fn phi_labels_are_not_edges() {
+        let cfg = cfg_of(
+            "define i32 @f(i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  br label %b
+b:
+  %v = phi i32 [ 1, %entry ], [ 2, %a ]
+  ret i32 %v
+}
+",
+        );
+        assert_eq!(cfg.succs, vec![vec![1, 2], vec![2], vec![]]);
+    }
+
+    #[test]
+    fn missing_target_recorded() {
+        let cfg = cfg_of(
+            "define void @f(i1 %c) {
+entry:
+  br i1 %c, label %nowhere, label %done
+done:
+  ret void
+}
+",
+        );
+        assert_eq!(cfg.succs, vec![vec![1], vec![]]);
+        assert_eq!(
+            cfg.missing,
+            vec![MissingTarget {
+                block: 0,
+                label: "nowhere".into(),
+                line: 3
+            }]
+        );
+    }
+
+    #[test]
+    fn unreachable_blocks_not_reached() {
+        let cfg = cfg_of(
+            "define void @f() {
+entry:
+  ret void
+dead:
+  br label %dead2
+dead2:
+  br label %dead
+}
+",
+        );
+        assert_eq!(cfg.reachable(), vec![true, false, false]);
+        assert_eq!(cfg.reverse_postorder(), &[0]);
+        assert_eq!(cfg.exits, vec![0]);
+    }
+
+    #[test]
+    fn block_without_terminator_is_exit() {
+        let cfg = cfg_of(
+            "define void @f() {
+entry:
+  br label %a
+a:
+  %x = add i32 1, 2
+}
+",
+        );
+        assert_eq!(cfg.exits, vec![1]);
+        assert_eq!(cfg.terminators, vec![Some(0), None]);
+    }
+
+    #[test]
+    fn duplicate_label_first_wins() {
+        let cfg = cfg_of(
+            "define void @f() {
+entry:
+  br label %a
+a:
+  ret void
+a:
+  ret void
+}
+",
+        );
+        assert_eq!(cfg.succs[0], vec![1]);
+        assert_eq!(cfg.duplicate_labels, vec![2]);
+    }
+
+    #[test]
+    fn declaration_is_empty() {
+        let mut m = read_module("declare void @f()\n");
+        let (body, _) = m.body(0);
+        let cfg = Cfg::build(&body);
+        assert!(cfg.is_empty());
+        assert!(cfg.reachable().is_empty());
+        assert!(cfg.reverse_postorder().is_empty());
+    }
+
+    #[test]
+    fn rpo_is_deep_safe() {
+        let n = 200_000;
+        let succs: Vec<Vec<usize>> = (0..n)
+            .map(|i| if i + 1 < n { vec![i + 1] } else { vec![] })
+            .collect();
+        let rpo = reverse_postorder(&succs, 0);
+        assert_eq!(rpo.len(), n);
+        assert_eq!(rpo[0], 0);
+        assert_eq!(rpo[n - 1], n - 1);
+    }
+}

@@ -1,0 +1,709 @@
+//! Dominators, post-dominators and control dependence.
+//!
+//! Dominators answer "has X surely run when we reach Y" (a check before a
+//! use); post-dominators answer "will X surely run after Y" (a barrier every
+//! thread reaches); control dependence names the branches that decide
+//! whether a block runs at all, which is what "this barrier or store sits
+//! under a condition" means.
+//!
+//! Post-dominators are computed on the reversed graph rooted at a virtual
+//! exit that every exit block flows into. Blocks that reach no exit (an
+//! infinite loop) would otherwise be left out; for each such region that
+//! nothing else escapes from (a sink strongly connected component) one block
+//! is also joined to the virtual exit: the latch of the region, i.e. the
+//! predecessor of the region's first block in reverse postorder that comes
+//! last in reverse postorder. That is the edge a programmer would expect the
+//! loop to leave by, and it is what LLVM and GCC approximate ("furthest
+//! away" root). Every block is then in the post-dominator tree.
+//!
+//! Costs, n blocks and e edges:
+//! - `dominators`, `post_dominators`: petgraph's iterative Cooper–Harvey–
+//!   Kennedy algorithm, O(n + e) per pass with a few passes on real code
+//!   (quadratic only on contrived irreducible graphs), plus O(n + e) to build
+//!   the reversed graph, find exit-less regions (Kosaraju, iterative) and
+//!   number the tree.
+//! - `DomTree::dominates`: O(1), by pre-order intervals on the tree.
+//! - `ControlDependence::compute`: O(n + e + size of the result): each step
+//!   of a Ferrante–Ottenstein–Warren walk records one new dependence, and a
+//!   walk stops where an earlier walk from the same branch already went.
+
+use super::cfg::Cfg;
+use petgraph::algo::dominators::simple_fast;
+use petgraph::algo::kosaraju_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+const NONE: u32 = u32::MAX;
+
+/// A dominator or post-dominator tree over the blocks of one function.
+///
+/// For post-dominators the root is the virtual exit, which has no index:
+/// blocks whose immediate post-dominator it is have `idom` `None` and are
+/// listed by `roots`.
+#[derive(Clone, Debug, Default)]
+pub struct DomTree {
+    idom: Vec<Option<usize>>,
+    /// Pre-order number in the tree, `NONE` for blocks not in it (blocks the
+    /// entry does not reach, for dominators).
+    pre: Vec<u32>,
+    /// Largest pre-order number in the block's subtree.
+    last: Vec<u32>,
+    /// Children of each block, ascending: `children[child_start[b]..child_start[b + 1]]`.
+    child_start: Vec<u32>,
+    children: Vec<usize>,
+    roots: Vec<usize>,
+    /// Post-dominators only: blocks joined to the virtual exit because their
+    /// region reaches no real exit.
+    joined: Vec<usize>,
+}
+
+impl DomTree {
+    fn from_idom(idom: Vec<Option<usize>>, in_tree: &[bool], joined: Vec<usize>) -> DomTree {
+        let n = idom.len();
+        let mut count = vec![0u32; n + 1];
+        let mut roots = Vec::new();
+        for b in 0..n {
+            match idom[b] {
+                Some(p) => count[p] += 1,
+                None if in_tree[b] => roots.push(b),
+                None => {}
+            }
+        }
+        let mut child_start = vec![0u32; n + 1];
+        for b in 0..n {
+            child_start[b + 1] = child_start[b] + count[b];
+        }
+        let mut fill: Vec<u32> = child_start[..n].to_vec();
+        let mut children = vec![0usize; child_start[n] as usize];
+        for (b, p) in idom.iter().enumerate() {
+            if let Some(p) = *p {
+                children[fill[p] as usize] = b;
+                fill[p] += 1;
+            }
+        }
+        // Pre-order numbering with an explicit stack; `last` is set when a
+        // block's subtree is done.
+        let mut pre = vec![NONE; n];
+        let mut last = vec![NONE; n];
+        let mut next = 0u32;
+        let mut stack: Vec<(usize, u32)> = Vec::new();
+        for &r in &roots {
+            pre[r] = next;
+            next += 1;
+            stack.push((r, child_start[r]));
+            while let Some(top) = stack.last_mut() {
+                let (b, i) = *top;
+                if i < child_start[b + 1] {
+                    top.1 += 1;
+                    let c = children[i as usize];
+                    pre[c] = next;
+                    next += 1;
+                    stack.push((c, child_start[c]));
+                } else {
+                    last[b] = next - 1;
+                    stack.pop();
+                }
+            }
+        }
+        DomTree {
+            idom,
+            pre,
+            last,
+            child_start,
+            children,
+            roots,
+            joined,
+        }
+    }
+
+    /// Number of blocks the tree was built for.
+    pub fn len(&self) -> usize {
+        self.idom.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.idom.is_empty()
+    }
+
+    /// The immediate (post-)dominator of `block`; `None` for a root, for a
+    /// block not in the tree, and for an index out of range.
+    pub fn idom(&self, block: usize) -> Option<usize> {
+        self.idom.get(block).copied().flatten()
+    }
+
+    /// Whether `block` is in the tree. For dominators: reachable from the
+    /// entry. For post-dominators: every block.
+    pub fn contains(&self, block: usize) -> bool {
+        self.pre.get(block).is_some_and(|&p| p != NONE)
+    }
+
+    /// Whether `a` (post-)dominates `b`. Reflexive. False when either is not
+    /// in the tree (unless `a == b`). O(1).
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        if a == b {
+            return true;
+        }
+        match (self.pre.get(a), self.pre.get(b), self.last.get(a)) {
+            (Some(&pa), Some(&pb), Some(&la)) => pa != NONE && pb != NONE && pa < pb && pb <= la,
+            _ => false,
+        }
+    }
+
+    /// `dominates(a, b) && a != b`.
+    pub fn strictly_dominates(&self, a: usize, b: usize) -> bool {
+        a != b && self.dominates(a, b)
+    }
+
+    /// Blocks whose immediate (post-)dominator is `block`, ascending.
+    pub fn children(&self, block: usize) -> &[usize] {
+        match (self.child_start.get(block), self.child_start.get(block + 1)) {
+            (Some(&s), Some(&e)) => self.children.get(s as usize..e as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Tree roots, ascending: the entry for dominators; for post-dominators
+    /// the blocks immediately post-dominated by the virtual exit.
+    pub fn roots(&self) -> &[usize] {
+        &self.roots
+    }
+
+    /// Post-dominators only: the blocks joined to the virtual exit because
+    /// they and their region reach no exit (see the module doc). Ascending.
+    pub fn joined_to_exit(&self) -> &[usize] {
+        &self.joined
+    }
+
+    /// `block`, its immediate (post-)dominator, and so on up to a root.
+    pub fn ancestors(&self, block: usize) -> impl Iterator<Item = usize> + '_ {
+        let start = self.contains(block).then_some(block);
+        std::iter::successors(start, |&b| self.idom(b))
+    }
+}
+
+fn to_node(b: usize) -> NodeIndex {
+    NodeIndex::new(b)
+}
+
+/// The dominator tree, rooted at the entry (block 0). Blocks the entry does
+/// not reach are not in it.
+pub fn dominators(cfg: &Cfg) -> DomTree {
+    let n = cfg.len();
+    if n == 0 {
+        return DomTree::default();
+    }
+    let doms = simple_fast(cfg.graph(), to_node(0));
+    let idom = (0..n)
+        .map(|b| doms.immediate_dominator(to_node(b)).map(|d| d.index()))
+        .collect();
+    DomTree::from_idom(idom, &cfg.reachable(), Vec::new())
+}
+
+/// The post-dominator tree, rooted at a virtual exit joined from every exit
+/// block and from one block of each region that reaches no exit.
+pub fn post_dominators(cfg: &Cfg) -> DomTree {
+    let n = cfg.len();
+    if n == 0 {
+        return DomTree::default();
+    }
+    let joined = exitless_roots(cfg);
+    let virtual_exit = n;
+    let edges: usize = cfg.succs.iter().map(Vec::len).sum();
+    let mut g: DiGraph<(), ()> =
+        DiGraph::with_capacity(n + 1, edges + cfg.exits.len() + joined.len());
+    for _ in 0..=n {
+        g.add_node(());
+    }
+    for (a, ss) in cfg.succs.iter().enumerate() {
+        for &s in ss {
+            g.add_edge(to_node(s), to_node(a), ());
+        }
+    }
+    for &x in cfg.exits.iter().chain(&joined) {
+        g.add_edge(to_node(virtual_exit), to_node(x), ());
+    }
+    let doms = simple_fast(&g, to_node(virtual_exit));
+    let mut in_tree = vec![false; n];
+    let idom = (0..n)
+        .map(|b| {
+            let d = doms.immediate_dominator(to_node(b))?.index();
+            in_tree[b] = true;
+            (d != virtual_exit).then_some(d)
+        })
+        .collect();
+    DomTree::from_idom(idom, &in_tree, joined)
+}
+
+/// One block per sink region of the blocks that reach no exit (see the
+/// module doc), ascending.
+fn exitless_roots(cfg: &Cfg) -> Vec<usize> {
+    let n = cfg.len();
+    // Blocks that reach an exit: a walk back from the exits.
+    let mut reaches = vec![false; n];
+    let mut stack: Vec<usize> = cfg.exits.clone();
+    for &x in &stack {
+        reaches[x] = true;
+    }
+    while let Some(b) = stack.pop() {
+        for &p in &cfg.preds[b] {
+            if !reaches[p] {
+                reaches[p] = true;
+                stack.push(p);
+            }
+        }
+    }
+    let stuck: Vec<usize> = (0..n).filter(|&b| !reaches[b]).collect();
+    if stuck.is_empty() {
+        return Vec::new();
+    }
+    // The stuck blocks' successors are all stuck too (else they would reach
+    // an exit), so their subgraph is closed and its sink components are the
+    // regions nothing escapes from.
+    let mut local = vec![usize::MAX; n];
+    for (i, &b) in stuck.iter().enumerate() {
+        local[b] = i;
+    }
+    let mut sub: DiGraph<(), ()> = DiGraph::with_capacity(stuck.len(), 0);
+    for _ in &stuck {
+        sub.add_node(());
+    }
+    for (i, &b) in stuck.iter().enumerate() {
+        for &s in &cfg.succs[b] {
+            if let Some(&j) = local.get(s)
+                && j != usize::MAX
+            {
+                sub.add_edge(to_node(i), to_node(j), ());
+            }
+        }
+    }
+    // Order key: position in reverse postorder, blocks the entry does not
+    // reach after all others by index.
+    let mut key: Vec<usize> = (0..n).map(|b| n + b).collect();
+    for (pos, &b) in cfg.reverse_postorder().iter().enumerate() {
+        key[b] = pos;
+    }
+    let mut comp = vec![usize::MAX; stuck.len()];
+    let sccs = kosaraju_scc(&sub);
+    for (c, members) in sccs.iter().enumerate() {
+        for m in members {
+            comp[m.index()] = c;
+        }
+    }
+    let mut roots = Vec::new();
+    for (c, members) in sccs.iter().enumerate() {
+        let is_sink = members
+            .iter()
+            .all(|m| sub.neighbors(*m).all(|s| comp[s.index()] == c));
+        if !is_sink {
+            continue;
+        }
+        let blocks = members.iter().map(|m| stuck[m.index()]);
+        let Some(first) = blocks.clone().min_by_key(|&b| key[b]) else {
+            continue;
+        };
+        let latch = cfg.preds[first]
+            .iter()
+            .copied()
+            .filter(|&p| !reaches[p] && comp[local[p]] == c)
+            .max_by_key(|&p| key[p])
+            .unwrap_or(first);
+        roots.push(latch);
+    }
+    roots.sort_unstable();
+    roots
+}
+
+/// Control dependence (Ferrante, Ottenstein and Warren): block B depends on
+/// block A when A's terminator decides whether B runs, i.e. one edge out of
+/// A leads surely to B and another may avoid it.
+///
+/// Only terminators with two or more distinct targets decide anything: the
+/// virtual edge joining an infinite loop's latch to the exit makes no
+/// dependence. Only blocks the entry reaches are considered, so a dead
+/// block neither has dependences nor is one.
+#[derive(Clone, Debug, Default)]
+pub struct ControlDependence {
+    /// Branch blocks each block depends on, ascending (CSR layout).
+    dep_start: Vec<u32>,
+    deps: Vec<usize>,
+    /// Blocks each branch block decides, in walk order (CSR layout).
+    decided_start: Vec<u32>,
+    decided: Vec<usize>,
+}
+
+impl ControlDependence {
+    /// `postdom` must be `post_dominators(cfg)`.
+    pub fn compute(cfg: &Cfg, postdom: &DomTree) -> ControlDependence {
+        let n = cfg.len();
+        let reachable = cfg.reachable();
+        // stamp[x] == a + 1: x already recorded as decided by a.
+        let mut stamp = vec![0usize; n];
+        let mut decided_start = Vec::with_capacity(n + 1);
+        let mut decided = Vec::new();
+        decided_start.push(0u32);
+        for a in 0..n {
+            if reachable[a] && cfg.succs[a].len() >= 2 {
+                let stop = postdom.idom(a);
+                for &s in &cfg.succs[a] {
+                    let mut cur = Some(s);
+                    while let Some(x) = cur {
+                        // `stop` post-dominates every successor, so each
+                        // walk ends there or at the virtual exit.
+                        if Some(x) == stop || stamp[x] == a + 1 {
+                            break;
+                        }
+                        stamp[x] = a + 1;
+                        decided.push(x);
+                        cur = postdom.idom(x);
+                    }
+                }
+            }
+            decided_start.push(to_u32(decided.len()));
+        }
+        // Invert by counting sort; sources come out ascending.
+        let mut count = vec![0u32; n + 1];
+        for &x in &decided {
+            count[x + 1] += 1;
+        }
+        for b in 0..n {
+            count[b + 1] += count[b];
+        }
+        let dep_start = count.clone();
+        let mut fill = count;
+        let mut deps = vec![0usize; decided.len()];
+        for a in 0..n {
+            for &x in &decided[decided_start[a] as usize..decided_start[a + 1] as usize] {
+                deps[fill[x] as usize] = a;
+                fill[x] += 1;
+            }
+        }
+        ControlDependence {
+            dep_start,
+            deps,
+            decided_start,
+            decided,
+        }
+    }
+
+    /// The blocks whose terminator decides whether `block` runs, ascending.
+    /// A loop header usually depends on its own latch or exiting branch.
+    pub fn deps(&self, block: usize) -> &[usize] {
+        csr(&self.dep_start, &self.deps, block)
+    }
+
+    /// The blocks whose running `block`'s terminator decides, in no
+    /// particular order.
+    pub fn decided_by(&self, block: usize) -> &[usize] {
+        csr(&self.decided_start, &self.decided, block)
+    }
+
+    /// Whether `block` runs only under some branch (has a dependence).
+    pub fn is_conditional(&self, block: usize) -> bool {
+        !self.deps(block).is_empty()
+    }
+}
+
+fn csr<'s>(start: &[u32], items: &'s [usize], i: usize) -> &'s [usize] {
+    match (start.get(i), start.get(i + 1)) {
+        (Some(&s), Some(&e)) => items.get(s as usize..e as usize).unwrap_or(&[]),
+        _ => &[],
+    }
+}
+
+/// Offsets are stored as u32 to halve the index arrays; a function with four
+/// billion dependences would not fit in memory anyway.
+fn to_u32(x: usize) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::test_util::{flow, nested_ifs, straight_line};
+    use std::time::Instant;
+
+    const DIAMOND: &str = "define void @f(i1 %c) {
+entry:
+  br i1 %c, label %then, label %else
+then:
+  br label %join
+else:
+  br label %join
+join:
+  ret void
+}
+";
+
+    fn idoms(t: &DomTree) -> Vec<Option<usize>> {
+        (0..t.len()).map(|b| t.idom(b)).collect()
+    }
+
+    fn all_deps(cd: &ControlDependence, n: usize) -> Vec<Vec<usize>> {
+        (0..n).map(|b| cd.deps(b).to_vec()).collect()
+    }
+
+    #[test]
+    fn diamond() {
+        let f = flow(DIAMOND);
+        assert_eq!(idoms(&f.dom), vec![None, Some(0), Some(0), Some(0)]);
+        assert_eq!(idoms(&f.postdom), vec![Some(3), Some(3), Some(3), None]);
+        assert_eq!(f.postdom.roots(), &[3]);
+        assert!(f.postdom.joined_to_exit().is_empty());
+        assert_eq!(
+            all_deps(&f.control_deps, 4),
+            vec![vec![], vec![0], vec![0], vec![]]
+        );
+        assert!(f.dom.dominates(0, 3));
+        assert!(!f.dom.dominates(1, 3));
+        assert!(f.dom.dominates(2, 2));
+        assert!(f.postdom.dominates(3, 0));
+        assert!(!f.postdom.dominates(1, 0));
+        assert!(!f.control_deps.is_conditional(3));
+        assert_eq!(f.dom.children(0), &[1, 2, 3]);
+        assert_eq!(f.dom.ancestors(3).collect::<Vec<_>>(), vec![3, 0]);
+        let mut d = f.control_deps.decided_by(0).to_vec();
+        d.sort();
+        assert_eq!(d, vec![1, 2]);
+    }
+
+    #[test]
+    fn if_without_else() {
+        // The classic: `body` (a barrier, say) runs only when %c holds.
+        let f = flow(
+            "define void @f(i1 %c) {
+entry:
+  br i1 %c, label %body, label %done
+body:
+  call void @air.wg.barrier(i32 2, i32 1)
+  br label %done
+done:
+  ret void
+}
+declare void @air.wg.barrier(i32, i32)
+",
+        );
+        assert_eq!(idoms(&f.dom), vec![None, Some(0), Some(0)]);
+        assert_eq!(idoms(&f.postdom), vec![Some(2), Some(2), None]);
+        assert_eq!(all_deps(&f.control_deps, 3), vec![vec![], vec![0], vec![]]);
+        assert!(f.control_deps.is_conditional(1));
+        assert!(!f.control_deps.is_conditional(2));
+    }
+
+    #[test]
+    fn switch() {
+        let f = flow(
+            "define void @f(i32 %x) {
+entry:
+  switch i32 %x, label %d [
+    i32 0, label %a
+    i32 1, label %b
+  ]
+a:
+  br label %m
+b:
+  br label %m
+m:
+  br label %d
+d:
+  ret void
+}
+",
+        );
+        // entry=0 a=1 b=2 m=3 d=4
+        assert_eq!(
+            idoms(&f.dom),
+            vec![None, Some(0), Some(0), Some(0), Some(0)]
+        );
+        assert_eq!(
+            idoms(&f.postdom),
+            vec![Some(4), Some(3), Some(3), Some(4), None]
+        );
+        assert_eq!(
+            all_deps(&f.control_deps, 5),
+            vec![vec![], vec![0], vec![0], vec![0], vec![]]
+        );
+    }
+
+    #[test]
+    fn simple_loop() {
+        let f = flow(
+            "define void @f(i32 %n) {
+entry:
+  br label %header
+header:
+  %i = phi i32 [ 0, %entry ], [ %i1, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %exit
+body:
+  %i1 = add i32 %i, 1
+  br label %header
+exit:
+  ret void
+}
+",
+        );
+        assert_eq!(idoms(&f.dom), vec![None, Some(0), Some(1), Some(1)]);
+        assert_eq!(idoms(&f.postdom), vec![Some(1), Some(3), Some(1), None]);
+        // The header decides both whether the body runs and whether it runs
+        // again itself.
+        assert_eq!(
+            all_deps(&f.control_deps, 4),
+            vec![vec![], vec![1], vec![1], vec![]]
+        );
+    }
+
+    #[test]
+    fn infinite_loop_without_exit() {
+        let f = flow(
+            "define void @f(i1 %c) {
+entry:
+  br label %header
+header:
+  br i1 %c, label %a, label %b
+a:
+  br label %latch
+b:
+  br label %latch
+latch:
+  br label %header
+}
+",
+        );
+        // entry=0 header=1 a=2 b=3 latch=4; no exit at all.
+        assert!(f.cfg.exits.is_empty());
+        assert_eq!(f.postdom.joined_to_exit(), &[4]);
+        assert_eq!(f.postdom.roots(), &[4]);
+        assert_eq!(
+            idoms(&f.postdom),
+            vec![Some(1), Some(4), Some(4), Some(4), None]
+        );
+        assert_eq!(
+            idoms(&f.dom),
+            vec![None, Some(0), Some(1), Some(1), Some(1)]
+        );
+        assert_eq!(
+            all_deps(&f.control_deps, 5),
+            vec![vec![], vec![], vec![1], vec![1], vec![]]
+        );
+    }
+
+    #[test]
+    fn infinite_loop_beside_exit() {
+        let f = flow(
+            "define void @f(i1 %c) {
+entry:
+  br i1 %c, label %spin, label %done
+spin:
+  br label %spin
+done:
+  ret void
+}
+",
+        );
+        assert_eq!(f.postdom.joined_to_exit(), &[1]);
+        assert_eq!(f.postdom.roots(), &[0, 1, 2]);
+        assert_eq!(idoms(&f.postdom), vec![None, None, None]);
+        assert_eq!(all_deps(&f.control_deps, 3), vec![vec![], vec![0], vec![0]]);
+    }
+
+    #[test]
+    fn unreachable_blocks() {
+        let f = flow(
+            "define void @f(i1 %c) {
+entry:
+  br label %done
+dead:
+  br i1 %c, label %done, label %dead2
+dead2:
+  br label %dead
+done:
+  ret void
+}
+",
+        );
+        // entry=0 dead=1 dead2=2 done=3
+        assert_eq!(idoms(&f.dom), vec![None, None, None, Some(0)]);
+        assert!(!f.dom.contains(1));
+        assert!(!f.dom.dominates(0, 1));
+        assert!(f.dom.dominates(1, 1));
+        // Post-dominance covers dead code too.
+        assert_eq!(idoms(&f.postdom), vec![Some(3), Some(3), Some(1), None]);
+        // A dead branch decides nothing.
+        assert_eq!(all_deps(&f.control_deps, 4), vec![Vec::<usize>::new(); 4]);
+    }
+
+    #[test]
+    fn missing_label_does_not_panic() {
+        let f = flow(
+            "define void @f(i1 %c) {
+entry:
+  br i1 %c, label %gone, label %done
+done:
+  ret void
+}
+",
+        );
+        assert_eq!(f.cfg.missing.len(), 1);
+        assert_eq!(idoms(&f.dom), vec![None, Some(0)]);
+        assert_eq!(idoms(&f.postdom), vec![Some(1), None]);
+        assert_eq!(all_deps(&f.control_deps, 2), vec![Vec::<usize>::new(); 2]);
+    }
+
+    #[test]
+    fn out_of_range_queries() {
+        let f = flow(DIAMOND);
+        assert_eq!(f.dom.idom(99), None);
+        assert!(!f.dom.dominates(0, 99));
+        assert!(!f.dom.dominates(99, 0));
+        assert!(f.dom.children(99).is_empty());
+        assert!(f.control_deps.deps(99).is_empty());
+        let empty = DomTree::default();
+        assert!(!empty.dominates(0, 1));
+    }
+
+    #[test]
+    fn straight_line_100k() {
+        let n = 100_000;
+        let text = straight_line(n);
+        let t = Instant::now();
+        let f = flow(&text);
+        let took = t.elapsed();
+        assert_eq!(f.dom.idom(0), None);
+        assert_eq!(f.dom.idom(n - 1), Some(n - 2));
+        assert_eq!(f.postdom.idom(0), Some(1));
+        assert_eq!(f.postdom.idom(n - 1), None);
+        assert!(f.dom.dominates(0, n - 1));
+        assert!(f.postdom.dominates(n - 1, 0));
+        assert!((0..n).all(|b| !f.control_deps.is_conditional(b)));
+        eprintln!("straight line of {n} blocks: {took:?}");
+    }
+
+    #[test]
+    fn nested_ifs_50k() {
+        let depth = 50_000;
+        let text = nested_ifs(depth);
+        let t = Instant::now();
+        let f = flow(&text);
+        let took = t.elapsed();
+        // Blocks: i0..=iN are 0..=N, then jN-1..=j0 are N+1..=2N.
+        let n = depth;
+        let i = |k: usize| k;
+        let j = |k: usize| 2 * n - k;
+        assert_eq!(f.cfg.len(), 2 * n + 1);
+        for k in [0, 1, n / 2, n - 2] {
+            assert_eq!(f.dom.idom(i(k + 1)), Some(i(k)));
+            assert_eq!(f.dom.idom(j(k)), Some(i(k)));
+            assert_eq!(f.postdom.idom(i(k)), Some(j(k)));
+            assert_eq!(f.control_deps.deps(i(k + 1)), &[i(k)]);
+            assert_eq!(f.control_deps.deps(j(k + 1)), &[i(k)]);
+        }
+        assert_eq!(f.postdom.idom(i(n)), Some(j(n - 1)));
+        assert_eq!(f.postdom.idom(j(0)), None);
+        assert!(f.dom.dominates(i(0), i(n)));
+        assert!(f.dom.dominates(i(10), j(40_000)));
+        assert!(!f.dom.dominates(i(40_000), j(10)));
+        assert!(f.control_deps.deps(i(0)).is_empty());
+        assert!(f.control_deps.deps(j(0)).is_empty());
+        assert_eq!(f.control_deps.deps(i(n)), &[i(n - 1)]);
+        eprintln!("nested ifs {depth} deep: {took:?}");
+    }
+}

@@ -1,0 +1,895 @@
+//! Value provenance: for any value, where it can come from.
+//!
+//! The lattice is a set of sources (literal, function constant, uniform,
+//! thread-varying builtin, device or threadgroup memory, unknown) plus the
+//! names of the roots (an argument, a field of an argument buffer such as
+//! `args.ne12`, a builtin, a function constant). Joining is set union, so
+//! a value computed from a uniform and a literal stays uniform, and one that
+//! also touches a thread id becomes varying.
+//!
+//! Provenance passes through arithmetic, casts, select, phi, vector and
+//! aggregate operations, loads from private memory (the stores into an
+//! alloca), and calls into the module's own functions (a parameter takes the
+//! join of what every call site passes: see `ModuleContext`).
+//!
+//! The walk is iterative and memoized: linear in the function's size, with
+//! no recursion that deep IR could overflow.
+
+use super::defuse::{Def, DefUse};
+use super::layout;
+use crate::ir::air::{AirInfo, Argument, ArgumentKind};
+use crate::ir::{Body, Function, Instruction, Module, Opcode, Type, Value};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+/// Where a value may come from, as a bit set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Sources(pub u16);
+
+impl Sources {
+    pub const LITERAL: Sources = Sources(1);
+    pub const FUNCTION_CONSTANT: Sources = Sources(1 << 1);
+    /// Same for every thread of a dispatch but unknown when the pipeline is
+    /// built: `constant` buffers, by-value arguments, threadgroup-uniform builtins.
+    pub const UNIFORM: Sources = Sources(1 << 2);
+    pub const VARYING_BUILTIN: Sources = Sources(1 << 3);
+    pub const DEVICE_MEMORY: Sources = Sources(1 << 4);
+    pub const THREADGROUP_MEMORY: Sources = Sources(1 << 5);
+    pub const UNKNOWN: Sources = Sources(1 << 6);
+    const VARYING: u16 =
+        Self::VARYING_BUILTIN.0 | Self::DEVICE_MEMORY.0 | Self::THREADGROUP_MEMORY.0;
+
+    pub fn contains(self, o: Sources) -> bool {
+        self.0 & o.0 != 0
+    }
+}
+
+/// The class a rule asks about, from the sources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    Literal,
+    FunctionConstant,
+    Uniform,
+    Varying,
+    /// Both uniform and thread-varying sources.
+    Mixed,
+    Unknown,
+}
+
+impl Class {
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Literal => "literal",
+            Class::FunctionConstant => "function_constant",
+            Class::Uniform => "uniform",
+            Class::Varying => "varying",
+            Class::Mixed => "mixed",
+            Class::Unknown => "unknown",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Class> {
+        Some(match s {
+            "literal" => Class::Literal,
+            "function_constant" => Class::FunctionConstant,
+            "uniform" => Class::Uniform,
+            "varying" => Class::Varying,
+            "mixed" => Class::Mixed,
+            "unknown" => Class::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OriginKind {
+    /// A kernel argument (a by-value scalar or a whole `constant` buffer).
+    Argument,
+    /// A field of an argument buffer, named `arg.field`.
+    Field,
+    Builtin,
+    FunctionConstant,
+    /// Device or threadgroup memory, named by the buffer or variable.
+    Memory,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    pub kind: OriginKind,
+    pub name: String,
+}
+
+/// A kernel argument: (entry point index in `AirInfo`, argument index).
+pub type ArgRef = (usize, u32);
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Provenance {
+    pub sources: Sources,
+    /// The named roots, at most `MAX_ORIGINS`, in the order met.
+    pub origins: Vec<Origin>,
+    /// For a pointer into a kernel argument's buffer: which argument, so
+    /// loads through it can be named by field.
+    pub arg: Option<ArgRef>,
+}
+
+const MAX_ORIGINS: usize = 4;
+
+impl Provenance {
+    pub fn of(sources: Sources) -> Self {
+        Provenance {
+            sources,
+            origins: Vec::new(),
+            arg: None,
+        }
+    }
+
+    pub fn named(sources: Sources, kind: OriginKind, name: impl Into<String>) -> Self {
+        Provenance {
+            sources,
+            origins: vec![Origin {
+                kind,
+                name: name.into(),
+            }],
+            arg: None,
+        }
+    }
+
+    pub fn join(&mut self, other: &Provenance) {
+        let was_empty = self.sources.0 == 0;
+        self.sources.0 |= other.sources.0;
+        for o in &other.origins {
+            if self.origins.len() < MAX_ORIGINS && !self.origins.contains(o) {
+                self.origins.push(o.clone());
+            }
+        }
+        self.arg = if was_empty {
+            other.arg
+        } else if self.arg == other.arg {
+            self.arg
+        } else {
+            None
+        };
+    }
+
+    pub fn class(&self) -> Class {
+        let s = self.sources.0;
+        let varying = s & Sources::VARYING != 0;
+        let uniform = s & Sources::UNIFORM.0 != 0;
+        if varying && uniform {
+            Class::Mixed
+        } else if varying {
+            Class::Varying
+        } else if s & Sources::UNKNOWN.0 != 0 || s == 0 {
+            Class::Unknown
+        } else if uniform {
+            Class::Uniform
+        } else if s & Sources::FUNCTION_CONSTANT.0 != 0 {
+            Class::FunctionConstant
+        } else {
+            Class::Literal
+        }
+    }
+
+    /// The first origin of the kinds that decide the class, for messages.
+    pub fn main_origin(&self) -> Option<&Origin> {
+        let wanted: &[OriginKind] = match self.class() {
+            Class::Uniform => &[OriginKind::Field, OriginKind::Argument, OriginKind::Builtin],
+            Class::FunctionConstant => &[OriginKind::FunctionConstant],
+            Class::Varying | Class::Mixed => {
+                &[OriginKind::Builtin, OriginKind::Memory, OriginKind::Field]
+            }
+            _ => &[],
+        };
+        wanted
+            .iter()
+            .find_map(|k| self.origins.iter().find(|o| o.kind == *k))
+    }
+}
+
+/// Builtins that are the same for every thread of a threadgroup.
+pub fn is_threadgroup_uniform_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "threadgroup_position_in_grid"
+            | "threadgroups_per_grid"
+            | "threads_per_threadgroup"
+            | "threads_per_simdgroup"
+            | "simdgroups_per_threadgroup"
+            | "quadgroups_per_threadgroup"
+            | "threads_per_grid"
+            | "dispatch_threads_per_threadgroup"
+            | "dispatch_simdgroups_per_threadgroup"
+            | "dispatch_quadgroups_per_threadgroup"
+            | "grid_origin"
+            | "grid_size"
+            | "amplification_count"
+    )
+}
+
+/// Facts about the module that every function's provenance needs.
+/// It borrows only the text, not the module, so bodies can be parsed (which
+/// needs the module mutably) while it lives.
+pub struct ModuleContext<'a> {
+    pub air: AirInfo<'a>,
+    /// Function-constant name of each global that holds one: the
+    /// `air.fc_initializer` globals and the globals `air.static_init`
+    /// constructors copy them into.
+    pub function_constant_globals: FxHashMap<&'a str, String>,
+    /// Entry point index of each function that is one.
+    pub entry_of: FxHashMap<&'a str, usize>,
+    /// Field layouts by MSL type name, to name fields inside helpers.
+    pub fields_by_type: FxHashMap<&'a str, ArgRef>,
+}
+
+impl<'a> ModuleContext<'a> {
+    pub fn new(air: AirInfo<'a>) -> Self {
+        let mut ctx = ModuleContext {
+            air,
+            function_constant_globals: FxHashMap::default(),
+            entry_of: FxHashMap::default(),
+            fields_by_type: FxHashMap::default(),
+        };
+        for fc in &ctx.air.function_constants {
+            let name = fc
+                .name
+                .map(str::to_string)
+                .unwrap_or_else(|| demangle_fc(fc.global));
+            ctx.function_constant_globals.insert(fc.global, name);
+        }
+        for (i, ep) in ctx.air.entry_points.iter().enumerate() {
+            ctx.entry_of.insert(ep.name, i);
+            for arg in &ep.arguments {
+                if let (Some(t), false) = (arg.type_name, arg.struct_fields.is_empty()) {
+                    ctx.fields_by_type.entry(t).or_insert((i, arg.index));
+                }
+            }
+        }
+        ctx
+    }
+
+    /// Records `dst = src` copies made by `air.static_init` constructors.
+    pub fn note_static_init(&mut self, function: &Function<'a>, body: &Body<'a>) {
+        if function.section != Some("air.static_init") {
+            return;
+        }
+        let mut local_fc: FxHashMap<&'a str, String> = FxHashMap::default();
+        for inst in &body.instructions {
+            let fc_of = |v: &Value<'a>, local: &FxHashMap<&'a str, String>| match v {
+                Value::Local(n) => local.get(n).cloned(),
+                Value::Global(g) => self.function_constant_globals.get(g).cloned(),
+                _ => None,
+            };
+            match inst.opcode {
+                Opcode::Load | Opcode::Call => {
+                    let from = match inst.opcode {
+                        Opcode::Load => inst
+                            .operands
+                            .first()
+                            .and_then(|p| global_root(&p.value))
+                            .and_then(|g| self.function_constant_globals.get(g).cloned()),
+                        _ => inst
+                            .call_args()
+                            .iter()
+                            .find_map(|a| fc_of(&a.value, &local_fc)),
+                    };
+                    if let (Some(r), Some(name)) = (inst.result, from) {
+                        local_fc.insert(r, name);
+                    }
+                }
+                Opcode::Store => {
+                    let (Some(v), Some(p)) = (inst.operands.first(), inst.operands.get(1)) else {
+                        continue;
+                    };
+                    if let (Some(name), Some(dst)) =
+                        (fc_of(&v.value, &local_fc), global_root(&p.value))
+                    {
+                        self.function_constant_globals.insert(dst, name);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The argument description behind an `ArgRef`.
+    pub fn argument(&self, r: ArgRef) -> Option<&Argument<'a>> {
+        self.air
+            .entry_points
+            .get(r.0)?
+            .arguments
+            .iter()
+            .find(|a| a.index == r.1)
+    }
+}
+
+/// `_Z7align_Q.MTL_FC_INIT_200_b` gives `align_Q`: the Itanium length-prefixed name.
+pub fn demangle_fc(global: &str) -> String {
+    let base = global.split(".MTL_FC_INIT_").next().unwrap_or(global);
+    let rest = base.strip_prefix("_Z").unwrap_or(base);
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    match digits.parse::<usize>() {
+        Ok(n) => rest
+            .get(digits.len()..digits.len() + n)
+            .unwrap_or(base)
+            .to_string(),
+        Err(_) => base.to_string(),
+    }
+}
+
+/// The global a pointer value names, looking through constant casts and GEPs.
+fn global_root<'a>(v: &Value<'a>) -> Option<&'a str> {
+    let mut v = v;
+    for _ in 0..16 {
+        match v {
+            Value::Global(g) => return Some(g),
+            Value::Expr(e) if e.opcode.is_cast() || e.opcode == Opcode::GetElementPtr => {
+                v = &e.operands.first()?.value;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    New,
+    Pending,
+    Done,
+}
+
+/// The root a pointer is derived from, through GEPs and casts.
+enum PtrRoot<'a> {
+    Param(usize),
+    Global(&'a str),
+    Alloca(usize),
+    Unknown,
+}
+
+/// Provenance of every value of one function.
+pub struct FunctionProvenance {
+    params: Vec<Provenance>,
+    insts: Vec<Provenance>,
+    state: Vec<State>,
+}
+
+impl FunctionProvenance {
+    /// Computes the provenance of every instruction of `body`, with the
+    /// parameters' provenance given (from AIR metadata for an entry point,
+    /// from the call sites for a helper).
+    pub fn compute<'a>(
+        ctx: &ModuleContext<'a>,
+        module: &Module<'a>,
+        function: &Function<'a>,
+        body: &Body<'a>,
+        du: &DefUse<'a>,
+        params: Vec<Provenance>,
+    ) -> Self {
+        let n = body.instructions.len();
+        let mut fp = FunctionProvenance {
+            params,
+            insts: vec![Provenance::default(); n],
+            state: vec![State::New; n],
+        };
+        let stores = alloca_stores(body, du);
+        let mut walker = Walker {
+            ctx,
+            module,
+            function,
+            body,
+            du,
+            stores: &stores,
+        };
+        for i in 0..n {
+            if fp.state[i] == State::New {
+                walker.run(&mut fp, i);
+            }
+        }
+        fp
+    }
+
+    pub fn param(&self, i: usize) -> Provenance {
+        self.params
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| Provenance::of(Sources::UNKNOWN))
+    }
+
+    pub fn inst(&self, i: usize) -> &Provenance {
+        static EMPTY: Provenance = Provenance {
+            sources: Sources(0),
+            origins: Vec::new(),
+            arg: None,
+        };
+        self.insts.get(i).unwrap_or(&EMPTY)
+    }
+
+    /// Provenance of an operand value.
+    pub fn value(&self, du: &DefUse<'_>, v: &Value<'_>) -> Provenance {
+        value_prov(&self.params, &self.insts, du, v, 0)
+    }
+}
+
+fn value_prov(
+    params: &[Provenance],
+    insts: &[Provenance],
+    du: &DefUse<'_>,
+    v: &Value<'_>,
+    depth: u32,
+) -> Provenance {
+    match v {
+        Value::Local(name) => match du.def(name) {
+            Some(Def::Param(p)) => params
+                .get(p)
+                .cloned()
+                .unwrap_or_else(|| Provenance::of(Sources::UNKNOWN)),
+            Some(Def::Inst(i)) => insts.get(i).cloned().unwrap_or_default(),
+            None => Provenance::of(Sources::UNKNOWN),
+        },
+        Value::Expr(e) if depth < 16 => {
+            let mut p = Provenance::default();
+            for op in &e.operands {
+                p.join(&value_prov(params, insts, du, &op.value, depth + 1));
+            }
+            if p.sources.0 == 0 {
+                Provenance::of(Sources::LITERAL)
+            } else {
+                p
+            }
+        }
+        Value::Aggregate(a) if depth < 16 => {
+            let mut p = Provenance::of(Sources::LITERAL);
+            for op in &a.elements {
+                p.join(&value_prov(params, insts, du, &op.value, depth + 1));
+            }
+            p
+        }
+        Value::Splat(op) if depth < 16 => value_prov(params, insts, du, &op.value, depth + 1),
+        Value::Label(_) | Value::Metadata(_) => Provenance::default(),
+        _ => Provenance::of(Sources::LITERAL),
+    }
+}
+
+/// For each alloca, the values stored into it (directly or through GEPs).
+fn alloca_stores<'b, 'a>(
+    body: &'b Body<'a>,
+    du: &DefUse<'a>,
+) -> FxHashMap<usize, Vec<&'b Value<'a>>> {
+    let mut out: FxHashMap<usize, Vec<&'b Value<'a>>> = FxHashMap::default();
+    for inst in &body.instructions {
+        if inst.opcode != Opcode::Store {
+            continue;
+        }
+        let (Some(v), Some(p)) = (inst.operands.first(), inst.operands.get(1)) else {
+            continue;
+        };
+        if let (PtrRoot::Alloca(a), _) = pointer_root(body, du, &p.value) {
+            out.entry(a).or_default().push(&v.value);
+        }
+    }
+    out
+}
+
+/// Walks a pointer back to its root; also returns the GEPs passed, outermost first.
+fn pointer_root<'a>(body: &Body<'a>, du: &DefUse<'a>, v: &Value<'a>) -> (PtrRoot<'a>, Vec<usize>) {
+    let mut geps = Vec::new();
+    let mut v = v;
+    for _ in 0..64 {
+        match v {
+            Value::Global(_) | Value::Expr(_) => {
+                return (
+                    global_root(v).map_or(PtrRoot::Unknown, PtrRoot::Global),
+                    geps,
+                );
+            }
+            Value::Local(name) => match du.def(name) {
+                Some(Def::Param(p)) => return (PtrRoot::Param(p), geps),
+                Some(Def::Inst(i)) => {
+                    let Some(inst) = body.instructions.get(i) else {
+                        break;
+                    };
+                    match inst.opcode {
+                        Opcode::Alloca => return (PtrRoot::Alloca(i), geps),
+                        Opcode::GetElementPtr => {
+                            geps.push(i);
+                            match inst.operands.first() {
+                                Some(op) => v = &op.value,
+                                None => break,
+                            }
+                        }
+                        Opcode::BitCast | Opcode::AddrSpaceCast => match inst.operands.first() {
+                            Some(op) => v = &op.value,
+                            None => break,
+                        },
+                        _ => break,
+                    }
+                }
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    (PtrRoot::Unknown, geps)
+}
+
+struct Walker<'w, 'a> {
+    ctx: &'w ModuleContext<'a>,
+    module: &'w Module<'a>,
+    function: &'w Function<'a>,
+    body: &'w Body<'a>,
+    du: &'w DefUse<'a>,
+    stores: &'w FxHashMap<usize, Vec<&'w Value<'a>>>,
+}
+
+impl<'a> Walker<'_, 'a> {
+    /// Iterative post-order: an instruction is computed once the
+    /// instructions it depends on are; a dependency still pending (a cycle
+    /// through a phi) contributes nothing.
+    fn run(&mut self, fp: &mut FunctionProvenance, root: usize) {
+        let mut stack = vec![root];
+        while let Some(&i) = stack.last() {
+            match fp.state[i] {
+                State::Done => {
+                    stack.pop();
+                }
+                State::New => {
+                    fp.state[i] = State::Pending;
+                    for d in self.deps(i) {
+                        if fp.state.get(d) == Some(&State::New) {
+                            stack.push(d);
+                        }
+                    }
+                }
+                State::Pending => {
+                    let p = self.compute(fp, i);
+                    fp.insts[i] = p;
+                    fp.state[i] = State::Done;
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    fn local_defs<'v>(&self, values: impl Iterator<Item = &'v Value<'a>>, out: &mut Vec<usize>)
+    where
+        'a: 'v,
+    {
+        for v in values {
+            if let Some(Def::Inst(d)) = self.du.def_of(v) {
+                out.push(d);
+            }
+        }
+    }
+
+    fn deps(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let Some(inst) = self.body.instructions.get(i) else {
+            return out;
+        };
+        self.local_defs(inst.operands.iter().map(|o| &o.value), &mut out);
+        if inst.opcode == Opcode::Load
+            && let Some(p) = inst.operands.first()
+        {
+            let (root, geps) = pointer_root(self.body, self.du, &p.value);
+            for g in geps {
+                if let Some(gi) = self.body.instructions.get(g) {
+                    self.local_defs(gi.operands.iter().skip(1).map(|o| &o.value), &mut out);
+                }
+            }
+            if let PtrRoot::Alloca(a) = root
+                && let Some(vals) = self.stores.get(&a)
+            {
+                self.local_defs(vals.iter().copied(), &mut out);
+            }
+        }
+        out
+    }
+
+    fn value(&self, fp: &FunctionProvenance, v: &Value<'a>) -> Provenance {
+        value_prov(&fp.params, &fp.insts, self.du, v, 0)
+    }
+
+    fn join_operands(&self, fp: &FunctionProvenance, inst: &Instruction<'a>) -> Provenance {
+        let mut p = Provenance::default();
+        for op in &inst.operands {
+            p.join(&self.value(fp, &op.value));
+        }
+        p
+    }
+
+    fn compute(&self, fp: &FunctionProvenance, i: usize) -> Provenance {
+        let Some(inst) = self.body.instructions.get(i) else {
+            return Provenance::of(Sources::UNKNOWN);
+        };
+        match inst.opcode {
+            Opcode::Load => self.load(fp, inst),
+            Opcode::Alloca => Provenance::of(Sources::LITERAL),
+            Opcode::Call => self.call(fp, inst),
+            Opcode::AtomicRmw | Opcode::CmpXchg => Provenance::of(Sources::DEVICE_MEMORY),
+            Opcode::Other | Opcode::LandingPad | Opcode::VAArg => Provenance::of(Sources::UNKNOWN),
+            _ => self.join_operands(fp, inst),
+        }
+    }
+
+    fn call(&self, fp: &FunctionProvenance, inst: &Instruction<'a>) -> Provenance {
+        let Some(callee) = inst.callee_name() else {
+            return Provenance::of(Sources::UNKNOWN);
+        };
+        let mut p = Provenance::default();
+        for a in inst.call_args() {
+            p.join(&self.value(fp, &a.value));
+        }
+        if callee.starts_with("air.atomic") {
+            return Provenance::of(Sources::DEVICE_MEMORY);
+        }
+        let known = callee.starts_with("air.")
+            || callee.starts_with("llvm.")
+            || self
+                .module
+                .function(callee)
+                .is_some_and(|f| f.is_definition);
+        if !known {
+            p.join(&Provenance::of(Sources::UNKNOWN));
+        }
+        if p.sources.0 == 0 {
+            p = Provenance::of(Sources::LITERAL);
+        }
+        p
+    }
+
+    fn load(&self, fp: &FunctionProvenance, inst: &Instruction<'a>) -> Provenance {
+        let Some(ptr) = inst.operands.first() else {
+            return Provenance::of(Sources::UNKNOWN);
+        };
+        let (root, geps) = pointer_root(self.body, self.du, &ptr.value);
+        // What the address depends on beyond its root: a thread-varying index
+        // makes the loaded value varying even from a uniform buffer.
+        let mut index = Provenance::default();
+        for g in &geps {
+            if let Some(gi) = self.body.instructions.get(*g) {
+                for op in gi.operands.iter().skip(1) {
+                    let p = self.value(fp, &op.value);
+                    if p.class() != Class::Literal {
+                        index.join(&p);
+                    }
+                }
+            }
+        }
+        let mut p = match root {
+            PtrRoot::Param(k) => self.load_from_param(fp, k, inst, &geps),
+            PtrRoot::Global(g) => self.load_from_global(g),
+            PtrRoot::Alloca(a) => {
+                let mut p = Provenance::default();
+                for v in self.stores.get(&a).into_iter().flatten() {
+                    p.join(&self.value(fp, v));
+                }
+                if p.sources.0 == 0 {
+                    Provenance::of(Sources::UNKNOWN)
+                } else {
+                    p
+                }
+            }
+            PtrRoot::Unknown => Provenance::of(Sources::UNKNOWN),
+        };
+        if index.sources.0 != 0 {
+            index.arg = None;
+            p.join(&index);
+        }
+        p
+    }
+
+    fn load_from_global(&self, g: &'a str) -> Provenance {
+        if let Some(name) = self.ctx.function_constant_globals.get(g) {
+            return Provenance::named(
+                Sources::FUNCTION_CONSTANT,
+                OriginKind::FunctionConstant,
+                name.clone(),
+            );
+        }
+        match self.module.global(g) {
+            Some(gl) if gl.addrspace == 3 => {
+                Provenance::named(Sources::THREADGROUP_MEMORY, OriginKind::Memory, g)
+            }
+            Some(gl) if gl.is_constant && !matches!(gl.initializer, None | Some(Value::Undef)) => {
+                Provenance::of(Sources::LITERAL)
+            }
+            Some(gl) if gl.addrspace == 1 => {
+                Provenance::named(Sources::DEVICE_MEMORY, OriginKind::Memory, g)
+            }
+            _ => Provenance::of(Sources::UNKNOWN),
+        }
+    }
+
+    fn load_from_param(
+        &self,
+        fp: &FunctionProvenance,
+        k: usize,
+        inst: &Instruction<'a>,
+        geps: &[usize],
+    ) -> Provenance {
+        let addrspace = self
+            .function
+            .params
+            .get(k)
+            .and_then(|p| self.module.types.addrspace(p.ty))
+            .unwrap_or(0);
+        let param = fp.param(k);
+        let arg_name = param
+            .origins
+            .iter()
+            .find(|o| o.kind == OriginKind::Argument)
+            .map(|o| o.name.clone());
+        match addrspace {
+            2 => {
+                let name = self
+                    .field_name(&param, inst, geps)
+                    .or(arg_name)
+                    .unwrap_or_else(|| format!("argument {k}"));
+                let kind = if name.contains('.') {
+                    OriginKind::Field
+                } else {
+                    OriginKind::Argument
+                };
+                Provenance::named(Sources::UNIFORM, kind, name)
+            }
+            1 => {
+                let name = param
+                    .origins
+                    .first()
+                    .map_or_else(|| format!("argument {k}"), |o| o.name.clone());
+                Provenance::named(Sources::DEVICE_MEMORY, OriginKind::Memory, name)
+            }
+            3 => {
+                let name = param
+                    .origins
+                    .first()
+                    .map_or_else(|| format!("argument {k}"), |o| o.name.clone());
+                Provenance::named(Sources::THREADGROUP_MEMORY, OriginKind::Memory, name)
+            }
+            _ => Provenance::of(Sources::UNKNOWN),
+        }
+    }
+
+    /// `arg.field` for a load from a `constant` struct argument, from the
+    /// GEP's byte offset or, failing that, the TBAA access offset.
+    fn field_name(
+        &self,
+        param: &Provenance,
+        inst: &Instruction<'a>,
+        geps: &[usize],
+    ) -> Option<String> {
+        let types = &self.module.types;
+        // The argument: known from the parameter, or by the struct's MSL type name.
+        let arg_ref = param.arg.or_else(|| {
+            let gep = self.body.instructions.get(*geps.last()?)?;
+            let Type::Named(n) = types.get(gep.elem_ty?) else {
+                return None;
+            };
+            let msl = n.trim_start_matches("struct.").trim_start_matches("class.");
+            let msl = msl
+                .rsplit_once('.')
+                .filter(|(_, d)| d.chars().all(|c| c.is_ascii_digit()))
+                .map_or(msl, |(b, _)| b);
+            self.ctx.fields_by_type.get(msl).copied()
+        })?;
+        let arg = self.ctx.argument(arg_ref)?;
+        let arg_name = arg.name.unwrap_or("arg");
+        let mut offset: Option<u64> = Some(0);
+        for g in geps.iter().rev() {
+            let gi = self.body.instructions.get(*g)?;
+            let indices: Vec<&Value<'a>> = gi.operands.iter().skip(1).map(|o| &o.value).collect();
+            offset = match (
+                offset,
+                gi.elem_ty
+                    .and_then(|t| layout::gep_offset(types, t, &indices)),
+            ) {
+                (Some(o), Some(g)) => Some(o + g.offset),
+                _ => None,
+            };
+        }
+        let offset = offset.or_else(|| self.tbaa_offset(inst))?;
+        let field = arg.field_at(offset)?;
+        let mut name = format!("{arg_name}.{}", field.name);
+        if field.count > 1 && field.size > 0 {
+            let i = (offset - field.offset as u64) / field.size as u64;
+            name.push_str(&format!("[{i}]"));
+        }
+        Some(name)
+    }
+
+    /// The offset in a struct-path TBAA tag `!{!base, !access, i64 offset}`.
+    fn tbaa_offset(&self, inst: &Instruction<'a>) -> Option<u64> {
+        let tag = self.module.metadata.tuple(inst.attachment("tbaa")?)?;
+        let offset = tag.get(2)?.as_int()?;
+        u64::try_from(offset).ok()
+    }
+}
+
+/// Provenance of an entry point's parameters, from its AIR description.
+pub fn entry_params(
+    ctx: &ModuleContext<'_>,
+    module: &Module<'_>,
+    entry: usize,
+    function: &Function<'_>,
+) -> Vec<Provenance> {
+    let ep = ctx.air.entry_points.get(entry);
+    function
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let arg = ep.and_then(|ep| ep.arguments.iter().find(|a| a.index as usize == i));
+            let name = arg
+                .and_then(|a| a.name)
+                .or(p.name)
+                .unwrap_or("?")
+                .to_string();
+            let mut prov = match arg.map(|a| (a.kind, a.builtin)) {
+                Some((ArgumentKind::Builtin, Some(b))) if is_threadgroup_uniform_builtin(b) => {
+                    Provenance::named(Sources::UNIFORM, OriginKind::Builtin, b)
+                }
+                Some((ArgumentKind::Builtin, Some(b))) => {
+                    Provenance::named(Sources::VARYING_BUILTIN, OriginKind::Builtin, b)
+                }
+                Some((ArgumentKind::StageIn, _)) => {
+                    Provenance::named(Sources::VARYING_BUILTIN, OriginKind::Argument, name)
+                }
+                Some((ArgumentKind::Buffer, _)) => match module.types.addrspace(p.ty) {
+                    Some(1) | Some(3) => {
+                        Provenance::named(Sources::LITERAL, OriginKind::Memory, name)
+                    }
+                    _ => Provenance::named(Sources::UNIFORM, OriginKind::Argument, name),
+                },
+                // Textures, samplers, function tables, and by-value scalars.
+                _ => Provenance::named(Sources::UNIFORM, OriginKind::Argument, name),
+            };
+            if arg.is_some_and(|a| a.kind == ArgumentKind::Buffer) {
+                prov.arg = Some((entry, i as u32));
+            }
+            prov
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demangles_function_constant_names() {
+        assert_eq!(demangle_fc("_Z7align_Q.MTL_FC_INIT_200_b"), "align_Q");
+        assert_eq!(
+            demangle_fc("_Z14FC_mul_mv_ne12.MTL_FC_INIT_600_s"),
+            "FC_mul_mv_ne12"
+        );
+        assert_eq!(demangle_fc("plain"), "plain");
+    }
+
+    #[test]
+    fn join_and_class() {
+        let mut p = Provenance::of(Sources::LITERAL);
+        assert_eq!(p.class(), Class::Literal);
+        p.join(&Provenance::named(
+            Sources::FUNCTION_CONSTANT,
+            OriginKind::FunctionConstant,
+            "n",
+        ));
+        assert_eq!(p.class(), Class::FunctionConstant);
+        p.join(&Provenance::named(
+            Sources::UNIFORM,
+            OriginKind::Field,
+            "args.ne12",
+        ));
+        assert_eq!(p.class(), Class::Uniform);
+        assert_eq!(p.main_origin().unwrap().name, "args.ne12");
+        p.join(&Provenance::named(
+            Sources::VARYING_BUILTIN,
+            OriginKind::Builtin,
+            "thread_position_in_grid",
+        ));
+        assert_eq!(p.class(), Class::Mixed);
+        assert_eq!(Provenance::of(Sources::UNKNOWN).class(), Class::Unknown);
+    }
+}

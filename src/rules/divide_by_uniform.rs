@@ -1,0 +1,84 @@
+//! `divide-by-uniform`: an integer divide or remainder whose divisor is the
+//! same for the whole dispatch but unknown when the pipeline is built.
+//! Apple GPUs have no integer divider, so it runs a ~730-cycle routine;
+//! a `[[function_constant]]` divisor costs ~80 (seed 000, llama.cpp #22711).
+
+use super::engine::Matched;
+use super::{Description, FunctionContext, RuleHook};
+use crate::analysis::provenance::{Origin, OriginKind};
+use serde_json::json;
+
+pub struct DivideByUniform;
+
+/// Evidence shared by the divide rules: the divisor and the divide's shape.
+pub fn divide_evidence(
+    ctx: &FunctionContext<'_, '_>,
+    m: &Matched,
+) -> Option<(serde_json::Value, Origin, u32)> {
+    let inst = ctx.body.instructions.get(m.inst)?;
+    let divisor = ctx.prov.value(ctx.du, &inst.operands.get(1)?.value);
+    let origin = divisor.main_origin().cloned().unwrap_or(Origin {
+        kind: OriginKind::Argument,
+        name: "?".into(),
+    });
+    let bits = ctx.module.types.int_bits(inst.ty).unwrap_or(32);
+    let evidence = json!({
+        "divisor": { "kind": origin.kind, "name": origin.name, "class": divisor.class().name() },
+        "opcode": inst.opcode.name(),
+        "bits": bits,
+        "vector": ctx.module.types.is_vector(inst.ty),
+        "loop_depth": m.loop_depth,
+    });
+    Some((evidence, origin, bits))
+}
+
+/// "in a loop" and "i64" notes shared by the divide messages.
+pub fn cost_notes(m: &Matched, bits: u32) -> String {
+    let mut s = String::new();
+    if m.loop_depth > 0 {
+        s.push_str(&format!(
+            " It sits in a loop (depth {}), so it pays that on every iteration.",
+            m.loop_depth
+        ));
+    }
+    if bits == 64 {
+        s.push_str(" It is a 64-bit divide, which costs more still than a 32-bit one.");
+    }
+    s
+}
+
+impl RuleHook for DivideByUniform {
+    fn name(&self) -> &'static str {
+        "divide-by-uniform"
+    }
+
+    fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
+        let inst = ctx.body.instructions.get(m.inst)?;
+        let (mut evidence, origin, bits) = divide_evidence(ctx, m)?;
+        let op = inst.opcode.name();
+        if origin.kind == OriginKind::Builtin && origin.name == "threads_per_simdgroup" {
+            evidence["cycles"] = json!(730);
+            return Some(Description {
+                message: format!(
+                    "`{op}` by threads_per_simdgroup, which is always 32 on Apple GPUs: write 32 and the divide becomes a shift (~5 cycles instead of ~730).{}",
+                    cost_notes(m, bits)
+                ),
+                evidence,
+            });
+        }
+        let what = match origin.kind {
+            OriginKind::Field => "a field of a constant buffer",
+            OriginKind::Builtin => "a threadgroup-uniform builtin",
+            _ => "a kernel argument",
+        };
+        evidence["cycles"] = json!(730);
+        Some(Description {
+            message: format!(
+                "`{op}` by `{}` ({what}): Apple GPUs have no integer divider, so a divisor unknown when the pipeline is built runs a ~730-cycle routine each time, against ~80 for a [[function_constant]] and ~5 for a power of two. Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.{}",
+                origin.name,
+                cost_notes(m, bits)
+            ),
+            evidence,
+        })
+    }
+}

@@ -1,0 +1,35 @@
+//! `divide-by-varying`: an integer divide whose divisor differs per thread
+//! (a thread id, device or threadgroup memory). It also runs the ~730-cycle
+//! routine, but no function constant can fix it; lower severity.
+
+use super::divide_by_uniform::{cost_notes, divide_evidence};
+use super::engine::Matched;
+use super::{Description, FunctionContext, RuleHook};
+use crate::analysis::provenance::OriginKind;
+
+pub struct DivideByVarying;
+
+impl RuleHook for DivideByVarying {
+    fn name(&self) -> &'static str {
+        "divide-by-varying"
+    }
+
+    fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
+        let inst = ctx.body.instructions.get(m.inst)?;
+        let (evidence, origin, bits) = divide_evidence(ctx, m)?;
+        let what = match origin.kind {
+            OriginKind::Builtin => "a thread-varying builtin",
+            OriginKind::Memory => "a value loaded from device or threadgroup memory",
+            _ => "a value that differs per thread",
+        };
+        Some(Description {
+            message: format!(
+                "`{}` by `{}` ({what}) runs Apple's ~730-cycle software divide. If the divisor takes few values, precompute a reciprocal (multiply-high and shift) or restructure to divide by a constant.{}",
+                inst.opcode.name(),
+                origin.name,
+                cost_notes(m, bits)
+            ),
+            evidence,
+        })
+    }
+}

@@ -1,0 +1,219 @@
+//! Rules: each declared by one `patterns/*.toml` file (what it matches, its
+//! text) and, where the message needs more than the pattern can say, one
+//! Rust file here that describes a match (`RuleHook`).
+
+pub mod divide_by_uniform;
+pub mod divide_by_varying;
+pub mod engine;
+pub mod fused_shift_address_in_branch;
+pub mod pattern;
+
+use crate::analysis::ControlFlow;
+use crate::analysis::defuse::DefUse;
+use crate::analysis::provenance::FunctionProvenance;
+use crate::ir::air::AirInfo;
+use crate::ir::{Body, Function, Module};
+pub use pattern::{Pattern, Severity};
+use serde::Serialize;
+use std::path::Path;
+
+/// The rules that ship with air-scan: (file name, text) of each pattern.
+pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
+    (
+        "divide-by-uniform.toml",
+        include_str!("../../patterns/divide-by-uniform.toml"),
+    ),
+    (
+        "divide-by-varying.toml",
+        include_str!("../../patterns/divide-by-varying.toml"),
+    ),
+    (
+        "fused-shift-address-in-branch.toml",
+        include_str!("../../patterns/fused-shift-address-in-branch.toml"),
+    ),
+];
+
+/// What a rule's Rust side adds: the message and evidence of a match.
+pub trait RuleHook: Sync {
+    /// The pattern `name` this hook serves.
+    fn name(&self) -> &'static str;
+    /// Describes a match, or rejects it (`None`) when a closer look says it is no finding.
+    fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &engine::Matched) -> Option<Description>;
+}
+
+pub struct Description {
+    pub message: String,
+    pub evidence: serde_json::Value,
+}
+
+fn hooks() -> [&'static dyn RuleHook; 3] {
+    [
+        &divide_by_uniform::DivideByUniform,
+        &divide_by_varying::DivideByVarying,
+        &fused_shift_address_in_branch::FusedShiftAddressInBranch,
+    ]
+}
+
+pub struct Rule {
+    pub pattern: Pattern,
+    pub hook: Option<&'static dyn RuleHook>,
+    /// Where the pattern came from (built in, or a user's file).
+    pub origin: String,
+}
+
+/// The rules in force for a scan.
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+}
+
+impl RuleSet {
+    /// The built-in rules, plus every `*.toml` in `extra_dirs`, filtered by
+    /// `select` and `ignore` (rule names or ids; empty `select` keeps all).
+    pub fn load(
+        extra_dirs: &[&Path],
+        select: &[String],
+        ignore: &[String],
+    ) -> Result<RuleSet, String> {
+        let mut rules = Vec::new();
+        for (file, text) in BUILTIN_PATTERNS {
+            let pattern =
+                Pattern::parse(text).map_err(|e| format!("built-in pattern {file}: {e}"))?;
+            rules.push(Rule {
+                pattern,
+                hook: None,
+                origin: format!("patterns/{file}"),
+            });
+        }
+        for dir in extra_dirs {
+            let mut files: Vec<_> = std::fs::read_dir(dir)
+                .map_err(|e| format!("{}: {e}", dir.display()))?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            files.sort();
+            for f in files {
+                let text =
+                    std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+                let pattern = Pattern::parse(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+                if rules
+                    .iter()
+                    .any(|r: &Rule| r.pattern.name == pattern.name || r.pattern.id == pattern.id)
+                {
+                    return Err(format!(
+                        "{}: rule {} ({}) is already defined",
+                        f.display(),
+                        pattern.name,
+                        pattern.id
+                    ));
+                }
+                rules.push(Rule {
+                    pattern,
+                    hook: None,
+                    origin: f.display().to_string(),
+                });
+            }
+        }
+        for r in &mut rules {
+            r.hook = hooks().into_iter().find(|h| h.name() == r.pattern.name);
+        }
+        let named = |r: &Rule, list: &[String]| {
+            list.iter()
+                .any(|s| *s == r.pattern.name || *s == r.pattern.id)
+        };
+        for s in select.iter().chain(ignore) {
+            if !rules
+                .iter()
+                .any(|r| r.pattern.name == *s || r.pattern.id == *s)
+            {
+                return Err(format!("no rule is named '{s}' (see `air-scan rules`)"));
+            }
+        }
+        rules.retain(|r| (select.is_empty() || named(r, select)) && !named(r, ignore));
+        Ok(RuleSet { rules })
+    }
+
+    pub fn builtin() -> RuleSet {
+        // The built-in patterns are tested; failing to load them is a build bug.
+        RuleSet::load(&[], &[], &[]).unwrap_or(RuleSet { rules: Vec::new() })
+    }
+
+    pub fn find(&self, name: &str) -> Option<&Rule> {
+        self.rules
+            .iter()
+            .find(|r| r.pattern.name == name || r.pattern.id == name)
+    }
+}
+
+/// Everything a rule may look at for one function.
+pub struct FunctionContext<'c, 'a> {
+    pub module: &'c Module<'a>,
+    pub air: &'c AirInfo<'a>,
+    pub function: &'c Function<'a>,
+    pub body: &'c Body<'a>,
+    pub du: &'c DefUse<'a>,
+    pub cf: &'c ControlFlow,
+    pub prov: &'c FunctionProvenance,
+    /// Names of the entry points that reach this function.
+    pub kernels: Vec<&'a str>,
+}
+
+/// One finding, ready for every output format.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub rule: String,
+    pub rule_id: String,
+    pub severity: Severity,
+    pub category: String,
+    pub message: String,
+    pub path: String,
+    pub function: String,
+    pub kernels: Vec<String>,
+    pub ir: IrLocation,
+    /// Loop nesting depth of the instruction (0 outside loops).
+    pub loop_depth: u32,
+    pub evidence: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IrLocation {
+    pub path: String,
+    pub line: u32,
+}
+
+/// Runs every rule over one function.
+pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
+    for rule in &rules.rules {
+        for m in engine::matches(&rule.pattern.matcher, ctx) {
+            let Some(inst) = ctx.body.instructions.get(m.inst) else {
+                continue;
+            };
+            let description = match rule.hook {
+                Some(h) => match h.describe(ctx, &m) {
+                    Some(d) => d,
+                    None => continue,
+                },
+                None => Description {
+                    message: rule.pattern.summary.clone(),
+                    evidence: serde_json::json!({}),
+                },
+            };
+            out.push(Finding {
+                rule: rule.pattern.name.clone(),
+                rule_id: rule.pattern.id.clone(),
+                severity: rule.pattern.severity,
+                category: rule.pattern.category.clone(),
+                message: description.message,
+                path: path.to_string(),
+                function: ctx.function.name.to_string(),
+                kernels: ctx.kernels.iter().map(|k| k.to_string()).collect(),
+                ir: IrLocation {
+                    path: path.to_string(),
+                    line: inst.line,
+                },
+                loop_depth: m.loop_depth,
+                evidence: description.evidence,
+            });
+        }
+    }
+}
