@@ -6,8 +6,9 @@ target triple = "air64-apple-macosx15.0.0"
 ; ../shared/corpus/Iito__spindll/mlx.metallib.extracted/*.ll (a device
 ; buffer, a `constant` scalar and thread_position_in_grid).
 ; Must read with no diagnostics: one kernel with three arguments and one
-; declaration. Used by tests/bad_input.rs as the base it breaks in many ways,
-; and by the README's first command.
+; declaration. Must give exactly one finding: divide-by-uniform on the udiv
+; (line 16), naming the `constant` buffer `divisor`. Used by tests/bad_input.rs
+; as the base it breaks in many ways, and by the README's first command.
 
 ; Function Attrs: convergent nounwind
 define void @minimal(float addrspace(1)* noundef "air-buffer-no-alias" %0, i32 addrspace(2)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {

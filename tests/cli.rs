@@ -36,7 +36,9 @@ fn text_summary_names_kernels_and_arguments() {
         "{out}"
     );
     assert!(
-        out.ends_with("1 file read: 1 ok, 0 failed; 1 kernel; 0 errors, 0 warnings\n"),
+        out.ends_with(
+            "1 file read: 1 ok, 0 failed; 1 kernel; 1 finding; 0 reader errors, 0 reader warnings\n"
+        ),
         "{out}"
     );
 }
@@ -121,7 +123,7 @@ fn parse_errors_name_file_and_line_and_exit_2() {
     let out = String::from_utf8(out).unwrap();
     assert!(
         out.contains(&format!(
-            "{}:16: error: expected 'to', found 'too'",
+            "{}:17: error: expected 'to', found 'too'",
             path.display()
         )),
         "{out}"

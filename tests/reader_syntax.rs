@@ -405,7 +405,7 @@ fn function_declarations_and_definitions_typed() {
         (decl.params[0].ty, decl.params[0].name),
         (TypeTable::I8, None)
     );
-    assert_eq!(decl.attributes, "local_unnamed_addr #0");
+    // (Its `attributes` text: see declaration_attribute_text_ends_with_its_line.)
     assert_eq!(decl.line, 41);
 
     let init = m.function("_GLOBAL__sub_I_steel_attention.metal").unwrap();
@@ -456,6 +456,15 @@ fn function_declarations_and_definitions_typed() {
         Some("air.normalize_function_constant_predicate.i8")
     );
     assert_eq!(call.call_args(), [op(TypeTable::I8, local("1"))]);
+}
+
+#[test]
+fn declaration_attribute_text_ends_with_its_line() {
+    let m = read("header_globals_typed.ll");
+    let decl = m
+        .function("air.normalize_function_constant_predicate.i8")
+        .unwrap();
+    assert_eq!(decl.attributes, "local_unnamed_addr #0");
 }
 
 #[test]
@@ -1348,7 +1357,6 @@ fn unknown_attributes_are_skipped_as_balanced_groups() {
 }
 
 #[test]
-#[ignore = "reader bug: an inline \"key\"=\"value\" function attribute in a define header is an error (\"unexpected '=' in function attributes\", line 13) and the whole function is dropped, with a second error for its closing '}' on line 19"]
 fn unknown_inline_string_function_attribute() {
     let mut m = read("unknown_inline.ll");
     assert!(errors(&m.diagnostics).is_empty(), "{:?}", m.diagnostics);
@@ -1363,7 +1371,6 @@ fn unknown_inline_string_function_attribute() {
 }
 
 #[test]
-#[ignore = "reader bug: an unknown flag word between an opcode and its type (`add frobflag nsw i32 %1, 1`, line 22) is an error ('expected a type, found frobflag') and the instruction is dropped, instead of the word being skipped"]
 fn unknown_instruction_flag() {
     let mut m = read("unknown_inline.ll");
     let (b, d) = body(&mut m, "new_flag");
@@ -1388,7 +1395,9 @@ fn metal_objdump_wrapper_is_cut_away_with_lines_kept() {
     let mut m = read("objdump_dump.ll");
     assert_eq!(m.first_line, 2);
     assert!(m.text.starts_with("; ModuleID = 'add_one.air'\n"));
-    assert!(!m.text.contains("Disassembly"));
+    assert!(m.text.trim_end().ends_with("!11 = !{!\"Simple C++ TBAA\"}"));
+    assert!(!m.text.contains("Disassembly of section __TEXT,__text:"));
+    assert!(!m.text.contains("_agc.main"));
     assert!(all_diagnostics(&mut m).is_empty());
     assert_eq!(m.module_id, Some("add_one.air"));
     assert_eq!(m.source_filename, Some("add_one"));
@@ -1865,7 +1874,6 @@ fn debug_records_are_counted_not_instructions() {
 }
 
 #[test]
-#[ignore = "reader bug: attachments after a multi-line switch's closing bracket (`  ], !dbg !9`, switch_dbg.ll line 18) are not read: error \"expected an instruction, found ','\" on line 18 and the switch's dbg stays None"]
 fn switch_with_dbg_after_the_closing_bracket() {
     let mut m = read("switch_dbg.ll");
     let (b, d) = body(&mut m, "pick");
@@ -1906,7 +1914,7 @@ fn one_garbage_line_costs_one_instruction() {
 
     // The functions after it read clean.
     let b = clean_body(&mut m, "working");
-    assert_eq!(lines(&b), (43..=49).collect::<Vec<u32>>());
+    assert_eq!(lines(&b), (42..=48).collect::<Vec<u32>>());
     assert_eq!(
         inst(&b, "3").operands[1],
         op(TypeTable::I32, Value::Int(-5))
@@ -1915,7 +1923,6 @@ fn one_garbage_line_costs_one_instruction() {
 }
 
 #[test]
-#[ignore = "reader bug: an instruction cut short at its line end (`%5 = getelementptr ... i64` with no value, recovery.ll line 35) takes `%6` from the next line as its operand; the error then names line 36 ('expected an instruction, found =') and the load on line 36 is lost"]
 fn an_instruction_cut_short_does_not_eat_the_next_line() {
     let mut m = read("recovery.ll");
     let (b, d) = body(&mut m, "cut");
@@ -1930,12 +1937,4 @@ fn an_instruction_cut_short_does_not_eat_the_next_line() {
             .iter()
             .all(|i| i.operands.iter().all(|o| o.value != local("6")) || i.line > 36)
     );
-}
-
-#[test]
-fn zz_probe() {
-    let t: &'static str = Box::leak(std::fs::read_to_string("/tmp/probe.ll").unwrap().into_boxed_str());
-    let m = read_module(t);
-    for f in &m.functions { println!("{:?} -> {:?}", f.name, f.attributes); }
-    println!("{:?}", m.diagnostics);
 }

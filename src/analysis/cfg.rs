@@ -46,31 +46,28 @@ pub struct Cfg {
     terminators: Vec<Option<usize>>,
     /// Blocks reachable from the entry, in reverse postorder.
     rpo: Vec<usize>,
-    /// The same graph for petgraph's algorithms (node i == block i).
-    graph: DiGraph<(), ()>,
 }
 
 impl Cfg {
     /// Builds the graph. Never fails: broken targets go to `missing`.
     pub fn build(body: &Body) -> Cfg {
         let n = body.blocks.len();
-        let mut by_label: FxHashMap<&str, usize> = FxHashMap::default();
-        by_label.reserve(n);
+        let mut labels = LabelIndex::new(n, body.instructions.len());
         let mut duplicate_labels = Vec::new();
         for (i, b) in body.blocks.iter().enumerate() {
-            if let Some(label) = b.label {
-                match by_label.entry(label) {
-                    Entry::Vacant(v) => {
-                        v.insert(i);
-                    }
-                    Entry::Occupied(_) => duplicate_labels.push(i),
-                }
+            if let Some(label) = b.label
+                && !labels.insert(label, i)
+            {
+                duplicate_labels.push(i);
             }
         }
 
         let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut terminators = vec![None; n];
         let mut missing = Vec::new();
+        // added[t] == i + 1: t is already a successor of i (a `switch` may
+        // name one block many times, and may have thousands of cases).
+        let mut added = vec![0usize; n];
         for (i, block) in body.blocks.iter().enumerate() {
             let Some(last) = block.instructions.end.checked_sub(1) else {
                 continue;
@@ -96,10 +93,10 @@ impl Cfg {
                 let Value::Label(name) = op.value else {
                     continue;
                 };
-                match by_label.get(name) {
-                    // Few targets per terminator: a linear check beats a set.
-                    Some(&t) => {
-                        if !out.contains(&t) {
+                match labels.get(name) {
+                    Some(t) => {
+                        if added[t] != i + 1 {
+                            added[t] = i + 1;
                             out.push(t);
                         }
                     }
@@ -113,9 +110,7 @@ impl Cfg {
         }
 
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut edges = 0;
         for (i, ss) in succs.iter().enumerate() {
-            edges += ss.len();
             for &s in ss {
                 // Sources come in ascending order and each (i, s) once, so
                 // `preds` needs no dedup and ends up sorted.
@@ -123,16 +118,6 @@ impl Cfg {
             }
         }
         let exits = (0..n).filter(|&i| succs[i].is_empty()).collect();
-
-        let mut graph = DiGraph::with_capacity(n, edges);
-        for _ in 0..n {
-            graph.add_node(());
-        }
-        for (i, ss) in succs.iter().enumerate() {
-            for &s in ss {
-                graph.add_edge(NodeIndex::new(i), NodeIndex::new(s), ());
-            }
-        }
 
         let rpo = reverse_postorder(&succs, 0);
         Cfg {
@@ -143,7 +128,6 @@ impl Cfg {
             duplicate_labels,
             terminators,
             rpo,
-            graph,
         }
     }
 
@@ -185,9 +169,85 @@ impl Cfg {
         &self.rpo
     }
 
-    /// The graph for petgraph's algorithms; node `i` is block `i`.
-    pub fn graph(&self) -> &DiGraph<(), ()> {
-        &self.graph
+    /// Number of edges (after deduplication).
+    pub fn edge_count(&self) -> usize {
+        self.succs.iter().map(Vec::len).sum()
+    }
+
+    /// The graph as a petgraph `DiGraph` (node `i` is block `i`), built on
+    /// demand for petgraph's algorithms. O(blocks + edges).
+    pub fn to_graph(&self) -> DiGraph<(), ()> {
+        let mut graph = DiGraph::with_capacity(self.len(), self.edge_count());
+        for _ in 0..self.len() {
+            graph.add_node(());
+        }
+        for (i, ss) in self.succs.iter().enumerate() {
+            for &s in ss {
+                graph.add_edge(NodeIndex::new(i), NodeIndex::new(s), ());
+            }
+        }
+        graph
+    }
+}
+
+/// Label → block. LLVM numbers unnamed blocks, so most AIR labels are
+/// decimal numbers below the count of values: those are looked up in a
+/// table by number, the rest in a hash map. Labels match as written, so
+/// `007` is not `7` (it goes to the map).
+struct LabelIndex<'a> {
+    /// Block + 1 for each numbered label, 0 for none.
+    numbered: Vec<usize>,
+    named: FxHashMap<&'a str, usize>,
+}
+
+impl<'a> LabelIndex<'a> {
+    fn new(blocks: usize, instructions: usize) -> Self {
+        LabelIndex {
+            // Values are numbered in one sequence with blocks; a little
+            // slack covers unnamed parameters. Larger numbers use the map.
+            numbered: vec![0; blocks + instructions + 64],
+            named: FxHashMap::default(),
+        }
+    }
+
+    fn number(label: &str) -> Option<usize> {
+        let b = label.as_bytes();
+        if b.is_empty() || b.len() > 9 || (b.len() > 1 && b[0] == b'0') {
+            return None;
+        }
+        b.iter().try_fold(0usize, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + usize::from(c - b'0'))
+        })
+    }
+
+    /// Records `label` for `block`; false if it was already defined (the
+    /// first definition stays).
+    fn insert(&mut self, label: &'a str, block: usize) -> bool {
+        if let Some(k) = Self::number(label)
+            && let Some(slot) = self.numbered.get_mut(k)
+        {
+            if *slot != 0 {
+                return false;
+            }
+            *slot = block + 1;
+            return true;
+        }
+        match self.named.entry(label) {
+            Entry::Vacant(v) => {
+                v.insert(block);
+                true
+            }
+            Entry::Occupied(_) => false,
+        }
+    }
+
+    fn get(&self, label: &str) -> Option<usize> {
+        if let Some(k) = Self::number(label)
+            && let Some(&slot) = self.numbered.get(k)
+        {
+            return slot.checked_sub(1);
+        }
+        self.named.get(label).copied()
     }
 }
 

@@ -28,7 +28,6 @@
 //!   walk stops where an earlier walk from the same branch already went.
 
 use super::cfg::Cfg;
-use petgraph::algo::dominators::simple_fast;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -184,6 +183,103 @@ fn to_node(b: usize) -> NodeIndex {
     NodeIndex::new(b)
 }
 
+const UNDEF: usize = usize::MAX;
+
+/// Immediate dominators by Cooper, Harvey and Kennedy ("A Simple, Fast
+/// Dominance Algorithm"), the algorithm of petgraph's `simple_fast`, over
+/// dense indices. petgraph's version keeps a hash set of predecessors per
+/// node, which in a debug build takes half a second for 100,000 blocks; this
+/// one takes milliseconds. The tests check it against `simple_fast`.
+///
+/// `succ(x)` and `pred(x)` give a node's neighbours as two slices, so a
+/// virtual node can be added without copying the graph. Returns each node's
+/// immediate dominator: `root` for the root, `UNDEF` for nodes `root` does
+/// not reach.
+fn immediate_dominators<'g>(
+    len: usize,
+    root: usize,
+    succ: impl Fn(usize) -> [&'g [usize]; 2],
+    pred: impl Fn(usize) -> [&'g [usize]; 2],
+) -> Vec<usize> {
+    let mut idom = vec![UNDEF; len];
+    if root >= len {
+        return idom;
+    }
+    // Postorder by an explicit-stack DFS.
+    let mut po_num = vec![UNDEF; len];
+    let mut order = Vec::with_capacity(len);
+    let mut seen = vec![false; len];
+    let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+    seen[root] = true;
+    while let Some(top) = stack.last_mut() {
+        let (x, i) = *top;
+        let [first, second] = succ(x);
+        let next = match first.get(i) {
+            Some(&s) => Some(s),
+            None => second.get(i - first.len()).copied(),
+        };
+        match next {
+            Some(s) => {
+                top.1 += 1;
+                if s < len && !seen[s] {
+                    seen[s] = true;
+                    stack.push((s, 0));
+                }
+            }
+            None => {
+                po_num[x] = order.len();
+                order.push(x);
+                stack.pop();
+            }
+        }
+    }
+    // `doms` is indexed by postorder number; the root is last. A node's
+    // dominator always has a larger number, which `intersect` relies on.
+    let m = order.len();
+    let mut doms = vec![UNDEF; m];
+    doms[m - 1] = m - 1;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in (0..m - 1).rev() {
+            let mut new = UNDEF;
+            for &p in pred(order[i]).into_iter().flatten() {
+                let Some(&pp) = po_num.get(p) else { continue };
+                if pp == UNDEF || doms[pp] == UNDEF {
+                    continue;
+                }
+                new = if new == UNDEF {
+                    pp
+                } else {
+                    intersect(&doms, pp, new)
+                };
+            }
+            if new != UNDEF && doms[i] != new {
+                doms[i] = new;
+                changed = true;
+            }
+        }
+    }
+    for (i, &x) in order.iter().enumerate() {
+        idom[x] = order[doms[i]];
+    }
+    idom
+}
+
+/// The nearest common ancestor of two nodes (postorder numbers) in the
+/// tree `doms` describes so far.
+fn intersect(doms: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while a < b {
+            a = doms[a];
+        }
+        while b < a {
+            b = doms[b];
+        }
+    }
+    a
+}
+
 /// The dominator tree, rooted at the entry (block 0). Blocks the entry does
 /// not reach are not in it.
 pub fn dominators(cfg: &Cfg) -> DomTree {
@@ -191,11 +287,20 @@ pub fn dominators(cfg: &Cfg) -> DomTree {
     if n == 0 {
         return DomTree::default();
     }
-    let doms = simple_fast(cfg.graph(), to_node(0));
-    let idom = (0..n)
-        .map(|b| doms.immediate_dominator(to_node(b)).map(|d| d.index()))
+    let none: &[usize] = &[];
+    let raw = immediate_dominators(
+        n,
+        0,
+        |x| [cfg.succs[x].as_slice(), none],
+        |x| [cfg.preds[x].as_slice(), none],
+    );
+    let in_tree: Vec<bool> = raw.iter().map(|&d| d != UNDEF).collect();
+    let idom = raw
+        .iter()
+        .enumerate()
+        .map(|(b, &d)| (d != UNDEF && d != b).then_some(d))
         .collect();
-    DomTree::from_idom(idom, &cfg.reachable(), Vec::new())
+    DomTree::from_idom(idom, &in_tree, Vec::new())
 }
 
 /// The post-dominator tree, rooted at a virtual exit joined from every exit
@@ -206,29 +311,31 @@ pub fn post_dominators(cfg: &Cfg) -> DomTree {
         return DomTree::default();
     }
     let joined = exitless_roots(cfg);
-    let virtual_exit = n;
-    let edges: usize = cfg.succs.iter().map(Vec::len).sum();
-    let mut g: DiGraph<(), ()> =
-        DiGraph::with_capacity(n + 1, edges + cfg.exits.len() + joined.len());
-    for _ in 0..=n {
-        g.add_node(());
-    }
-    for (a, ss) in cfg.succs.iter().enumerate() {
-        for &s in ss {
-            g.add_edge(to_node(s), to_node(a), ());
-        }
-    }
+    // Node n is the virtual exit. In the reversed graph its successors are
+    // the exits and joined blocks, and it is their extra predecessor.
+    let virtual_exit = [n];
+    let mut to_exit = vec![false; n];
     for &x in cfg.exits.iter().chain(&joined) {
-        g.add_edge(to_node(virtual_exit), to_node(x), ());
+        to_exit[x] = true;
     }
-    let doms = simple_fast(&g, to_node(virtual_exit));
-    let mut in_tree = vec![false; n];
-    let idom = (0..n)
-        .map(|b| {
-            let d = doms.immediate_dominator(to_node(b))?.index();
-            in_tree[b] = true;
-            (d != virtual_exit).then_some(d)
-        })
+    let none: &[usize] = &[];
+    let raw = immediate_dominators(
+        n + 1,
+        n,
+        |x| match cfg.preds.get(x) {
+            Some(p) => [p.as_slice(), none],
+            None => [cfg.exits.as_slice(), joined.as_slice()],
+        },
+        |x| match cfg.succs.get(x) {
+            Some(s) if to_exit[x] => [s.as_slice(), virtual_exit.as_slice()],
+            Some(s) => [s.as_slice(), none],
+            None => [none, none],
+        },
+    );
+    let in_tree: Vec<bool> = raw[..n].iter().map(|&d| d != UNDEF).collect();
+    let idom = raw[..n]
+        .iter()
+        .map(|&d| (d != UNDEF && d != n).then_some(d))
         .collect();
     DomTree::from_idom(idom, &in_tree, joined)
 }

@@ -66,36 +66,43 @@ pub(crate) mod test_util {
         ControlFlow::of(&body)
     }
 
-    /// `n` blocks `b0` → `b1` → … → `b{n-1}`, the last returning.
+    /// `n` blocks in a line, numbered as LLVM prints them: an unnamed entry
+    /// (value 0), then `1:` … `{n-1}:`, the last returning.
     pub fn straight_line(n: usize) -> String {
         let mut s = String::from("define void @f() {\n");
         for i in 0..n {
+            if i > 0 {
+                let _ = writeln!(s, "{i}:");
+            }
             if i + 1 < n {
-                let _ = writeln!(s, "b{i}:\n  br label %b{}", i + 1);
+                let _ = writeln!(s, "  br label %{}", i + 1);
             } else {
-                let _ = writeln!(s, "b{i}:\n  ret void");
+                s.push_str("  ret void\n");
             }
         }
         s.push_str("}\n");
         s
     }
 
-    /// `depth` nested ifs without else: `i{k}` branches to `i{k+1}` or to
-    /// its join `j{k}`; `i{depth}` is the innermost body; `j{k}` falls
-    /// through to `j{k-1}`, and `j0` returns. Blocks in order
-    /// `i0..=i{depth}, j{depth-1}..=j0`, so `i{k}` is block k and `j{k}` is
-    /// block `2 * depth - k`.
+    /// `depth` nested ifs without else, numbered as LLVM prints them.
+    /// Block k (`i{k}`, the unnamed entry for k = 0) branches to block k + 1
+    /// or to its join `j{k}`; block `depth` is the innermost body; `j{k}` is
+    /// block `2 * depth - k` and falls through to `j{k-1}`; `j0` returns.
     pub fn nested_ifs(depth: usize) -> String {
         let mut s = String::from("define void @f(i1 %c) {\n");
+        let j = |k: usize| 2 * depth - k;
         for k in 0..depth {
-            let _ = writeln!(s, "i{k}:\n  br i1 %c, label %i{}, label %j{k}", k + 1);
+            if k > 0 {
+                let _ = writeln!(s, "{k}:");
+            }
+            let _ = writeln!(s, "  br i1 %c, label %{}, label %{}", k + 1, j(k));
         }
-        let _ = writeln!(s, "i{depth}:\n  br label %j{}", depth - 1);
+        let _ = writeln!(s, "{depth}:\n  br label %{}", j(depth - 1));
         for k in (0..depth).rev() {
             if k > 0 {
-                let _ = writeln!(s, "j{k}:\n  br label %j{}", k - 1);
+                let _ = writeln!(s, "{}:\n  br label %{}", j(k), j(k - 1));
             } else {
-                let _ = writeln!(s, "j{k}:\n  ret void");
+                let _ = writeln!(s, "{}:\n  ret void", j(k));
             }
         }
         s.push_str("}\n");
@@ -113,5 +120,38 @@ pub(crate) mod test_util {
         assert!(f.loops.loops.is_empty());
         assert!(!f.control_deps.is_conditional(0));
         assert_eq!(f.loops.depth(0), 0);
+    }
+}
+
+#[cfg(test)]
+mod timing_probe {
+    #[test]
+    fn probe() {
+        use super::*;
+        use std::time::Instant;
+        for text in [
+            test_util::straight_line(100_000),
+            test_util::nested_ifs(50_000),
+        ] {
+            let t = Instant::now();
+            let mut m = crate::ir::read_module(&text);
+            let (body, _) = m.body(0);
+            eprintln!("parse {:?}", t.elapsed());
+            let t = Instant::now();
+            let cfg = Cfg::build(&body);
+            eprintln!("cfg {:?}", t.elapsed());
+            let t = Instant::now();
+            let dom = dominance::dominators(&cfg);
+            eprintln!("dom {:?}", t.elapsed());
+            let t = Instant::now();
+            let pd = dominance::post_dominators(&cfg);
+            eprintln!("postdom {:?}", t.elapsed());
+            let t = Instant::now();
+            let _cd = ControlDependence::compute(&cfg, &pd);
+            eprintln!("cd {:?}", t.elapsed());
+            let t = Instant::now();
+            let _l = Loops::find(&cfg, &dom);
+            eprintln!("loops {:?}", t.elapsed());
+        }
     }
 }

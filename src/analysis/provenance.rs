@@ -777,6 +777,7 @@ impl<'a> Walker<'_, 'a> {
         let arg = self.ctx.argument(arg_ref)?;
         let arg_name = arg.name.unwrap_or("arg");
         let mut offset: Option<u64> = Some(0);
+        let mut exact = true;
         for g in geps.iter().rev() {
             let gi = self.body.instructions.get(*g)?;
             let indices: Vec<&Value<'a>> = gi.operands.iter().skip(1).map(|o| &o.value).collect();
@@ -785,7 +786,10 @@ impl<'a> Walker<'_, 'a> {
                 gi.elem_ty
                     .and_then(|t| layout::gep_offset(types, t, &indices)),
             ) {
-                (Some(o), Some(g)) => Some(o + g.offset),
+                (Some(o), Some(g)) => {
+                    exact &= g.exact;
+                    Some(o + g.offset)
+                }
                 _ => None,
             };
         }
@@ -793,8 +797,13 @@ impl<'a> Walker<'_, 'a> {
         let field = arg.field_at(offset)?;
         let mut name = format!("{arg_name}.{}", field.name);
         if field.count > 1 && field.size > 0 {
-            let i = (offset - field.offset as u64) / field.size as u64;
-            name.push_str(&format!("[{i}]"));
+            if exact {
+                let i = (offset - field.offset as u64) / field.size as u64;
+                name.push_str(&format!("[{i}]"));
+            } else {
+                // Indexed by a runtime value.
+                name.push_str("[*]");
+            }
         }
         Some(name)
     }

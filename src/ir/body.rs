@@ -59,29 +59,68 @@ pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<D
                     p.lx.recover_after(t.line);
                 }
             }
-            _ => match instruction(&mut p, &mut body.instructions) {
-                Ok(()) => {
-                    if let Some(inst) = body.instructions.last()
-                        && inst.opcode == Opcode::Other
-                    {
-                        let msg = format!(
-                            "unknown instruction '{}' kept without operands",
-                            inst.opcode_text
-                        );
-                        diags.push(Diagnostic::warning(inst.line, msg));
+            _ => {
+                // Only a switch (or indirectbr) may continue on later lines;
+                // any other instruction that reached into the next line is
+                // incomplete and must not steal that line's tokens.
+                let multi_line =
+                    matches!(instruction_word(&p, t.start), Some("switch" | "indirectbr"));
+                match instruction(&mut p, &mut body.instructions) {
+                    Ok(()) if !multi_line && p.lx.last_line() > t.line => {
+                        body.instructions.pop();
+                        diags.push(Diagnostic::error(
+                            t.line,
+                            "incomplete instruction: it ends before its operands do",
+                        ));
+                        p.lx.seek_line_after(t.start, t.line);
+                    }
+                    Ok(()) => {
+                        if let Some(inst) = body.instructions.last()
+                            && inst.opcode == Opcode::Other
+                        {
+                            let msg = format!(
+                                "unknown instruction '{}' kept without operands",
+                                inst.opcode_text
+                            );
+                            diags.push(Diagnostic::warning(inst.line, msg));
+                        }
+                    }
+                    Err(e) if !multi_line && e.line > t.line => {
+                        diags.push(Diagnostic::error(
+                            t.line,
+                            format!("incomplete instruction ({})", e.message),
+                        ));
+                        p.reset_depth();
+                        p.lx.seek_line_after(t.start, t.line);
+                    }
+                    Err(e) => {
+                        diags.push(Diagnostic::error(e.line, e.message));
+                        p.reset_depth();
+                        p.lx.recover_after(t.line.max(e.line));
                     }
                 }
-                Err(e) => {
-                    diags.push(Diagnostic::error(e.line, e.message));
-                    p.reset_depth();
-                    p.lx.recover_after(t.line.max(e.line));
-                }
-            },
+            }
         }
     }
     block.instructions.end = body.instructions.len();
     body.blocks.push(block);
+    diags.extend(
+        p.warnings
+            .drain(..)
+            .map(|(line, m)| Diagnostic::warning(line, m)),
+    );
+    diags.sort_by_key(|d| d.line);
     (body, diags)
+}
+
+/// The opcode word of the instruction starting at byte `start`.
+fn instruction_word<'a>(p: &Parser<'a, '_>, start: usize) -> Option<&'a str> {
+    let line = p.lx.text().get(start..)?.split('\n').next()?;
+    let rest = match line.split_once(" = ") {
+        Some((lhs, rhs)) if lhs.starts_with('%') => rhs,
+        _ => line,
+    };
+    rest.split_whitespace().next()
 }
 
 fn new_inst<'a>(
@@ -151,6 +190,21 @@ fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PR
         return Ok(());
     };
     pre_flags.insert(p.parse_flags());
+    if expects_type_next(opcode) {
+        // A flag from a newer LLVM: skipped, with a warning, never fatal.
+        while let Tok::Word(w) = p.lx.peek_tok() {
+            if super::parser::is_type_word(w) {
+                break;
+            }
+            p.lx.next_token();
+            if p.lx.peek_tok() == Tok::Punct(b'(') {
+                p.skip_group()?;
+            }
+            p.warnings
+                .push((line, format!("unknown flag '{w}' on '{word}' skipped")));
+            pre_flags.insert(p.parse_flags());
+        }
+    }
     out.push(new_inst(result, opcode, word, line));
     let Some(inst) = out.last_mut() else {
         return Ok(());
@@ -161,6 +215,28 @@ fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PR
         out.pop();
     }
     read
+}
+
+/// Opcodes whose flags are followed directly by a type.
+fn expects_type_next(op: Opcode) -> bool {
+    use Opcode::*;
+    op.is_binary()
+        || op.is_cast()
+        || matches!(
+            op,
+            FNeg | Freeze
+                | Select
+                | Phi
+                | Load
+                | Store
+                | GetElementPtr
+                | ExtractElement
+                | InsertElement
+                | ShuffleVector
+                | ExtractValue
+                | InsertValue
+                | Alloca
+        )
 }
 
 fn skip_to_line_end(p: &mut Parser<'_, '_>, line: u32) -> PResult<()> {
@@ -576,7 +652,7 @@ fn attachments_after_comma<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a
             MetaOperand::Ref(id) => inst.metadata.push((kind, id)),
             _ => {}
         }
-        if !(p.lx.peek().line == inst.line && p.lx.eat(b',')) {
+        if !(p.lx.peek().line == p.lx.last_line() && p.lx.eat(b',')) {
             return Ok(());
         }
     }
@@ -585,9 +661,11 @@ fn attachments_after_comma<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a
 /// What may follow an instruction on its line: `, align N`, function
 /// attributes `#0`, operand bundles `[ "x"(...) ]`, and attachments.
 fn trailing<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
+    // The instruction ends on the line of its last token (a switch's `]`).
+    let line = p.lx.last_line();
     loop {
         let t = p.lx.peek();
-        if t.line != inst.line || t.tok == Tok::Eof {
+        if t.line != line || t.tok == Tok::Eof {
             return Ok(());
         }
         match t.tok {

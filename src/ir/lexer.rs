@@ -96,6 +96,9 @@ pub struct Lexer<'a> {
     line: u32,
     /// The next token, always lexed one ahead.
     cur: Token<'a>,
+    /// End offset and line of the last token consumed.
+    last_end: usize,
+    last_line: u32,
 }
 
 impl<'a> Lexer<'a> {
@@ -113,6 +116,8 @@ impl<'a> Lexer<'a> {
             pos: 0,
             line: first_line,
             cur: eof,
+            last_end: 0,
+            last_line: first_line,
         };
         lx.cur = lx.lex();
         lx
@@ -136,8 +141,26 @@ impl<'a> Lexer<'a> {
     #[inline]
     pub fn next_token(&mut self) -> Token<'a> {
         let t = self.cur;
-        self.cur = self.lex();
+        self.advance();
         t
+    }
+
+    /// Consumes the current token.
+    #[inline]
+    fn advance(&mut self) {
+        self.last_end = self.cur.end;
+        self.last_line = self.cur.line;
+        self.cur = self.lex();
+    }
+
+    /// Line of the last token consumed.
+    pub fn last_line(&self) -> u32 {
+        self.last_line
+    }
+
+    /// End offset of the last token consumed.
+    pub fn last_end(&self) -> usize {
+        self.last_end
     }
 
     #[inline]
@@ -154,7 +177,7 @@ impl<'a> Lexer<'a> {
     #[inline]
     pub fn eat(&mut self, c: u8) -> bool {
         if matches!(self.cur.tok, Tok::Punct(x) if x == c) {
-            self.cur = self.lex();
+            self.advance();
             true
         } else {
             false
@@ -165,7 +188,7 @@ impl<'a> Lexer<'a> {
     #[inline]
     pub fn eat_word(&mut self, w: &str) -> bool {
         if matches!(self.cur.tok, Tok::Word(x) if x == w) {
-            self.cur = self.lex();
+            self.advance();
             true
         } else {
             false
@@ -211,7 +234,17 @@ impl<'a> Lexer<'a> {
                 Tok::Punct(b')' | b']' | b'}' | b'>') => depth -= 1,
                 _ => {}
             }
-            self.cur = self.lex();
+            self.advance();
+        }
+    }
+
+    /// Moves to the start of the line after the one holding byte `offset`,
+    /// which is line `line`.
+    pub fn seek_line_after(&mut self, offset: usize, line: u32) {
+        let from = offset.min(self.bytes.len());
+        match memchr::memchr(b'\n', &self.bytes[from..]) {
+            Some(i) => self.seek(from + i + 1, line + 1),
+            None => self.seek(self.bytes.len(), line),
         }
     }
 

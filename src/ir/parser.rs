@@ -23,6 +23,8 @@ pub type PResult<T> = Result<T, ParseError>;
 pub struct Parser<'a, 't> {
     pub lx: Lexer<'a>,
     pub types: &'t mut TypeTable<'a>,
+    /// Things skipped that deserve a word: (line, message).
+    pub warnings: Vec<(u32, String)>,
     depth: u32,
 }
 
@@ -95,6 +97,7 @@ impl<'a, 't> Parser<'a, 't> {
         Parser {
             lx,
             types,
+            warnings: Vec::new(),
             depth: 0,
         }
     }

@@ -393,6 +393,10 @@ fn function<'a>(
                 }
             }
             Tok::Word(_) if p.lx.peek_tok() == Tok::Punct(b'(') => p.skip_group()?,
+            // "key"="value"
+            Tok::Str(_) if p.lx.eat(b'=') => {
+                p.lx.next_token();
+            }
             Tok::Punct(c @ (b'(' | b')' | b'[' | b']' | b'}' | b'=')) => {
                 return p.error(
                     t.line,
@@ -401,7 +405,7 @@ fn function<'a>(
             }
             _ => {}
         }
-        attr_end = p.lx.peek().start.min(p.lx.text().len());
+        attr_end = p.lx.last_end();
     }
     let attributes =
         p.lx.text()

@@ -1,0 +1,196 @@
+//! The divide rules measured on ../shared/corpus. Skips, saying so, where
+//! the corpus is absent.
+
+use air_scan::rules::{Finding, RuleSet};
+use air_scan::scan::scan_file;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: {} is absent; the corpus rule tests did not run",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            ll_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "ll") {
+            out.push(p);
+        }
+    }
+}
+
+fn findings_under(dir: &Path) -> BTreeMap<PathBuf, Vec<Finding>> {
+    let rules = RuleSet::builtin();
+    let mut files = Vec::new();
+    ll_files(dir, &mut files);
+    files
+        .into_iter()
+        .map(|f| {
+            let r = scan_file(&f, &rules);
+            (f, r.findings)
+        })
+        .collect()
+}
+
+#[test]
+fn function_constant_divisors_of_mistral_rs_are_not_findings() {
+    let Some(dir) = corpus() else { return };
+    let all = findings_under(&dir.join("EricLBuehler__mistral.rs"));
+    assert!(
+        all.len() >= 32,
+        "expected the mistral.rs modules, found {}",
+        all.len()
+    );
+    // Those kernels do divide, by function constants only.
+    let divides: usize = all
+        .keys()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .matches(" = udiv ")
+                .count()
+        })
+        .sum();
+    assert!(divides > 0, "the fixture set lost its divides");
+    let found: Vec<String> = all
+        .values()
+        .flatten()
+        .filter(|f| f.rule.starts_with("divide-by"))
+        .map(|f| format!("{}:{} {}", f.path, f.ir.line, f.message))
+        .collect();
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// A divide whose divisor is loaded, in the same function, straight from a
+/// `constant` (address space 2) pointer that is not a global must be a
+/// divide-by-uniform finding. Found from the text alone, independently of
+/// the analysis.
+#[test]
+fn every_divide_by_a_constant_buffer_load_is_found_in_mlx() {
+    let Some(dir) = corpus() else { return };
+    let all = findings_under(&dir.join("Iito__spindll"));
+    let mut expected = 0;
+    let mut missing = Vec::new();
+    for (path, findings) in &all {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut loads: HashMap<&str, bool> = HashMap::new();
+        for (n, line) in text.lines().enumerate() {
+            let t = line.trim_start();
+            if t.starts_with("define ") {
+                loads.clear();
+            }
+            if let Some((lhs, rhs)) = t.split_once(" = ") {
+                let from_constant = rhs.starts_with("load ")
+                    && (rhs.contains(" addrspace(2)* %") || rhs.contains("ptr addrspace(2) %"));
+                loads.insert(lhs, from_constant);
+                let is_div = ["udiv ", "sdiv ", "urem ", "srem "]
+                    .iter()
+                    .any(|d| rhs.starts_with(d));
+                if is_div {
+                    let divisor = rhs
+                        .rsplit(", ")
+                        .next()
+                        .unwrap_or("")
+                        .split(',')
+                        .next()
+                        .unwrap_or("")
+                        .trim();
+                    if loads.get(divisor) == Some(&true) {
+                        expected += 1;
+                        let line_no = n as u32 + 1;
+                        if !findings
+                            .iter()
+                            .any(|f| f.rule == "divide-by-uniform" && f.ir.line == line_no)
+                        {
+                            missing.push(format!("{}:{line_no}: {t}", path.display()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        expected > 500,
+        "only {expected} such divides: the corpus changed?"
+    );
+    assert!(
+        missing.is_empty(),
+        "{} of {expected} missed:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+}
+
+/// Findings whose divisor comes from an argument buffer name its field or argument.
+#[test]
+fn argument_buffer_divisors_are_named() {
+    let Some(dir) = corpus() else { return };
+    let all = findings_under(&dir);
+    let mut total = 0;
+    let mut named = 0;
+    for f in all
+        .values()
+        .flatten()
+        .filter(|f| f.rule == "divide-by-uniform")
+    {
+        let d = &f.evidence["divisor"];
+        if matches!(d["kind"].as_str(), Some("field") | Some("argument")) {
+            total += 1;
+            let name = d["name"].as_str().unwrap_or("");
+            if !name.is_empty() && name != "?" && !name.starts_with("argument ") {
+                named += 1;
+            }
+        }
+    }
+    assert!(total > 1000, "{total}");
+    assert!(named * 100 >= total * 95, "{named} of {total} named");
+    eprintln!("{named} of {total} argument-buffer divisors named");
+}
+
+/// The typed `.ll` and the `.opaque.ll` of the same module give the same findings.
+#[test]
+fn pointer_eras_give_the_same_findings() {
+    let Some(dir) = corpus() else { return };
+    let all = findings_under(&dir);
+    let key = |fs: &Vec<Finding>| {
+        let mut v: Vec<(String, String, String)> = fs
+            .iter()
+            .map(|f| {
+                (
+                    f.rule.clone(),
+                    f.function.clone(),
+                    f.evidence["divisor"]["name"].to_string(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let mut pairs = 0;
+    for (path, findings) in &all {
+        let name = path.to_string_lossy();
+        let Some(typed) = name.strip_suffix(".opaque.ll") else {
+            continue;
+        };
+        let Some(twin) = all.get(Path::new(&format!("{typed}.ll"))) else {
+            continue;
+        };
+        pairs += 1;
+        assert_eq!(key(findings), key(twin), "{name}");
+    }
+    assert!(pairs >= 500, "{pairs}");
+}
