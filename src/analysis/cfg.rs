@@ -6,7 +6,8 @@
 //! with ten cases to one block gives one edge: the analyses built on top care
 //! whether control *can* go from A to B, not how many ways.
 //!
-//! Building is O(blocks + edges) plus one hash lookup per branch target.
+//! Building is O(blocks + instructions + edges): numbered labels (most of
+//! AIR's) are found by table, named ones by hash.
 
 use crate::ir::{Body, Instruction, Opcode, Value};
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -39,7 +40,7 @@ pub struct Cfg {
     pub exits: Vec<usize>,
     /// Branch targets that name no block, in block order.
     pub missing: Vec<MissingTarget>,
-    /// Labels defined more than once (broken input): the block that lost.
+    /// Blocks whose label an earlier block already has (broken input).
     /// Branches go to the first block with the label.
     pub duplicate_labels: Vec<usize>,
     /// Index into `Body::instructions` of each block's terminator.

@@ -109,6 +109,57 @@ pub(crate) mod test_util {
         s
     }
 
+    /// A small deterministic generator (xorshift64*), so tests need no
+    /// dependency and fail the same way every run.
+    pub struct Rng(pub u64);
+
+    impl Rng {
+        pub fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+        }
+    }
+
+    /// A function of `n` blocks `b0..b{n-1}` with random terminators:
+    /// returns, `unreachable`, jumps, conditional branches, switches, and
+    /// now and then a target that names no block. Any block may branch
+    /// anywhere, the entry included, so loops and irreducible cycles abound.
+    pub fn random_ir(rng: &mut Rng, n: usize) -> String {
+        let mut s = String::from("define void @f(i1 %c, i32 %x) {\n");
+        let target = |rng: &mut Rng| {
+            if rng.below(40) == 0 {
+                "missing".to_string()
+            } else {
+                format!("b{}", rng.below(n))
+            }
+        };
+        for i in 0..n {
+            let _ = writeln!(s, "b{i}:");
+            match rng.below(12) {
+                0 => s.push_str("  ret void\n"),
+                1 => s.push_str("  unreachable\n"),
+                2..=4 => {
+                    let _ = writeln!(s, "  br label %{}", target(rng));
+                }
+                5..=9 => {
+                    let (a, b) = (target(rng), target(rng));
+                    let _ = writeln!(s, "  br i1 %c, label %{a}, label %{b}");
+                }
+                _ => {
+                    let _ = write!(s, "  switch i32 %x, label %{} [", target(rng));
+                    for k in 0..rng.below(4) + 1 {
+                        let _ = write!(s, " i32 {k}, label %{}", target(rng));
+                    }
+                    s.push_str(" ]\n");
+                }
+            }
+        }
+        s.push_str("}\n");
+        s
+    }
+
     #[test]
     fn declaration_gives_empty_results() {
         let mut m = read_module("declare void @f()\n");
@@ -120,38 +171,5 @@ pub(crate) mod test_util {
         assert!(f.loops.loops.is_empty());
         assert!(!f.control_deps.is_conditional(0));
         assert_eq!(f.loops.depth(0), 0);
-    }
-}
-
-#[cfg(test)]
-mod timing_probe {
-    #[test]
-    fn probe() {
-        use super::*;
-        use std::time::Instant;
-        for text in [
-            test_util::straight_line(100_000),
-            test_util::nested_ifs(50_000),
-        ] {
-            let t = Instant::now();
-            let mut m = crate::ir::read_module(&text);
-            let (body, _) = m.body(0);
-            eprintln!("parse {:?}", t.elapsed());
-            let t = Instant::now();
-            let cfg = Cfg::build(&body);
-            eprintln!("cfg {:?}", t.elapsed());
-            let t = Instant::now();
-            let dom = dominance::dominators(&cfg);
-            eprintln!("dom {:?}", t.elapsed());
-            let t = Instant::now();
-            let pd = dominance::post_dominators(&cfg);
-            eprintln!("postdom {:?}", t.elapsed());
-            let t = Instant::now();
-            let _cd = ControlDependence::compute(&cfg, &pd);
-            eprintln!("cd {:?}", t.elapsed());
-            let t = Instant::now();
-            let _l = Loops::find(&cfg, &dom);
-            eprintln!("loops {:?}", t.elapsed());
-        }
     }
 }

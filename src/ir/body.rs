@@ -63,9 +63,15 @@ pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<D
                 // Only a switch (or indirectbr) may continue on later lines;
                 // any other instruction that reached into the next line is
                 // incomplete and must not steal that line's tokens.
-                let multi_line =
-                    matches!(instruction_word(&p, t.start), Some("switch" | "indirectbr"));
-                match instruction(&mut p, &mut body.instructions) {
+                let result = instruction(&mut p, &mut body.instructions);
+                let multi_line = match &result {
+                    Ok(()) => body
+                        .instructions
+                        .last()
+                        .is_some_and(|i| matches!(i.opcode, Opcode::Switch | Opcode::IndirectBr)),
+                    Err(_) => matches!(instruction_word(&p, t.start), Some("switch" | "indirectbr")),
+                };
+                match result {
                     Ok(()) if !multi_line && p.lx.last_line() > t.line => {
                         body.instructions.pop();
                         diags.push(Diagnostic::error(

@@ -142,7 +142,7 @@ fn step_ends(ctx: &FunctionContext<'_, '_>, from: usize, step: &ChainStep) -> Ve
         let Some(result) = ctx.body.instructions.get(cur).and_then(|i| i.result) else {
             continue;
         };
-        for &u in ctx.du.users(Def::Inst(cur)) {
+        for u in ctx.du.users(Def::Inst(cur)) {
             visits += 1;
             if visits > MAX_VISITS {
                 return ends;
