@@ -75,7 +75,9 @@ fn main() {
         let t = Instant::now();
         findings = 0;
         for text in &texts {
-            findings += air_scan::scan::scan_text(String::new(), text, &rules).findings.len();
+            findings += air_scan::scan::scan_text(String::new(), text, &rules)
+                .findings
+                .len();
         }
         best_scan = best_scan.min(t.elapsed().as_secs_f64());
     }

@@ -78,7 +78,13 @@ impl<'a> DefUse<'a> {
             users[fill[v] as usize] = i as u32;
             fill[v] += 1;
         });
-        DefUse { defs, starts, users, params, block_of }
+        DefUse {
+            defs,
+            starts,
+            users,
+            params,
+            block_of,
+        }
     }
 
     pub fn def(&self, name: &str) -> Option<Def> {
@@ -104,7 +110,11 @@ impl<'a> DefUse<'a> {
             (Some(a), Some(b)) => (*a as usize, *b as usize),
             _ => (0, 0),
         };
-        self.users.get(a..b).unwrap_or(&[]).iter().map(|u| *u as usize)
+        self.users
+            .get(a..b)
+            .unwrap_or(&[])
+            .iter()
+            .map(|u| *u as usize)
     }
 
     pub fn block_of(&self, inst: usize) -> usize {

@@ -82,7 +82,7 @@ impl Class {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OriginKind {
     /// A kernel argument (a by-value scalar or a whole `constant` buffer).
@@ -95,43 +95,71 @@ pub enum OriginKind {
     Memory,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Origin {
     pub kind: OriginKind,
     pub name: String,
 }
 
 /// A kernel argument: (entry point index in `AirInfo`, argument index).
-pub type ArgRef = (usize, u32);
+pub type ArgRef = (u32, u32);
 
-#[derive(Clone, Debug, Default, PartialEq)]
+thread_local! {
+    /// Origins are interned so `Provenance` is `Copy`: the analysis clones
+    /// provenance at every value, and strings there showed in profiles.
+    /// Per thread, because a file is analyzed on one thread; it only grows
+    /// by distinct names (arguments, fields, builtins).
+    static ORIGINS: std::cell::RefCell<(Vec<Origin>, FxHashMap<Origin, u32>)> = Default::default();
+}
+
+fn intern(kind: OriginKind, name: &str) -> u32 {
+    ORIGINS.with(|t| {
+        let mut t = t.borrow_mut();
+        let o = Origin {
+            kind,
+            name: name.to_string(),
+        };
+        if let Some(id) = t.1.get(&o) {
+            return *id;
+        }
+        let id = t.0.len() as u32 + 1;
+        t.0.push(o.clone());
+        t.1.insert(o, id);
+        id
+    })
+}
+
+fn origin(id: u32) -> Option<Origin> {
+    ORIGINS.with(|t| t.borrow().0.get(id.checked_sub(1)? as usize).cloned())
+}
+
+const MAX_ORIGINS: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Provenance {
     pub sources: Sources,
-    /// The named roots, at most `MAX_ORIGINS`, in the order met.
-    pub origins: Vec<Origin>,
+    /// Interned named roots (0 = none), at most `MAX_ORIGINS`, in the order met.
+    origins: [u32; MAX_ORIGINS],
     /// For a pointer into a kernel argument's buffer: which argument, so
     /// loads through it can be named by field.
     pub arg: Option<ArgRef>,
 }
 
-const MAX_ORIGINS: usize = 4;
-
 impl Provenance {
     pub fn of(sources: Sources) -> Self {
         Provenance {
             sources,
-            origins: Vec::new(),
+            origins: [0; MAX_ORIGINS],
             arg: None,
         }
     }
 
-    pub fn named(sources: Sources, kind: OriginKind, name: impl Into<String>) -> Self {
+    pub fn named(sources: Sources, kind: OriginKind, name: &str) -> Self {
+        let mut origins = [0; MAX_ORIGINS];
+        origins[0] = intern(kind, name);
         Provenance {
             sources,
-            origins: vec![Origin {
-                kind,
-                name: name.into(),
-            }],
+            origins,
             arg: None,
         }
     }
@@ -139,9 +167,12 @@ impl Provenance {
     pub fn join(&mut self, other: &Provenance) {
         let was_empty = self.sources.0 == 0;
         self.sources.0 |= other.sources.0;
-        for o in &other.origins {
-            if self.origins.len() < MAX_ORIGINS && !self.origins.contains(o) {
-                self.origins.push(o.clone());
+        for &o in other.origins.iter().filter(|o| **o != 0) {
+            if self.origins.contains(&o) {
+                continue;
+            }
+            if let Some(slot) = self.origins.iter_mut().find(|s| **s == 0) {
+                *slot = o;
             }
         }
         self.arg = if was_empty {
@@ -151,6 +182,11 @@ impl Provenance {
         } else {
             None
         };
+    }
+
+    /// The named roots, in the order met.
+    pub fn origins(&self) -> impl Iterator<Item = Origin> + '_ {
+        self.origins.iter().filter_map(|id| origin(*id))
     }
 
     pub fn class(&self) -> Class {
@@ -173,7 +209,7 @@ impl Provenance {
     }
 
     /// The first origin of the kinds that decide the class, for messages.
-    pub fn main_origin(&self) -> Option<&Origin> {
+    pub fn main_origin(&self) -> Option<Origin> {
         let wanted: &[OriginKind] = match self.class() {
             Class::Uniform => &[OriginKind::Field, OriginKind::Argument, OriginKind::Builtin],
             Class::FunctionConstant => &[OriginKind::FunctionConstant],
@@ -182,9 +218,15 @@ impl Provenance {
             }
             _ => &[],
         };
+        let all: Vec<Origin> = self.origins().collect();
         wanted
             .iter()
-            .find_map(|k| self.origins.iter().find(|o| o.kind == *k))
+            .find_map(|k| all.iter().find(|o| o.kind == *k).cloned())
+    }
+
+    /// The first origin of kind `kind`.
+    pub fn origin_of(&self, kind: OriginKind) -> Option<Origin> {
+        self.origins().find(|o| o.kind == kind)
     }
 }
 
@@ -242,7 +284,7 @@ impl<'a> ModuleContext<'a> {
             ctx.entry_of.insert(ep.name, i);
             for arg in &ep.arguments {
                 if let (Some(t), false) = (arg.type_name, arg.struct_fields.is_empty()) {
-                    ctx.fields_by_type.entry(t).or_insert((i, arg.index));
+                    ctx.fields_by_type.entry(t).or_insert((i as u32, arg.index));
                 }
             }
         }
@@ -297,7 +339,7 @@ impl<'a> ModuleContext<'a> {
     pub fn argument(&self, r: ArgRef) -> Option<&Argument<'a>> {
         self.air
             .entry_points
-            .get(r.0)?
+            .get(r.0 as usize)?
             .arguments
             .iter()
             .find(|a| a.index == r.1)
@@ -400,7 +442,7 @@ impl FunctionProvenance {
     pub fn inst(&self, i: usize) -> &Provenance {
         static EMPTY: Provenance = Provenance {
             sources: Sources(0),
-            origins: Vec::new(),
+            origins: [0; MAX_ORIGINS],
             arg: None,
         };
         self.insts.get(i).unwrap_or(&EMPTY)
@@ -685,7 +727,7 @@ impl<'a> Walker<'_, 'a> {
             return Provenance::named(
                 Sources::FUNCTION_CONSTANT,
                 OriginKind::FunctionConstant,
-                name.clone(),
+                name,
             );
         }
         match self.module.global(g) {
@@ -716,11 +758,7 @@ impl<'a> Walker<'_, 'a> {
             .and_then(|p| self.module.types.addrspace(p.ty))
             .unwrap_or(0);
         let param = fp.param(k);
-        let arg_name = param
-            .origins
-            .iter()
-            .find(|o| o.kind == OriginKind::Argument)
-            .map(|o| o.name.clone());
+        let arg_name = param.origin_of(OriginKind::Argument).map(|o| o.name);
         match addrspace {
             2 => {
                 let name = self
@@ -732,21 +770,21 @@ impl<'a> Walker<'_, 'a> {
                 } else {
                     OriginKind::Argument
                 };
-                Provenance::named(Sources::UNIFORM, kind, name)
+                Provenance::named(Sources::UNIFORM, kind, &name)
             }
             1 => {
                 let name = param
-                    .origins
-                    .first()
-                    .map_or_else(|| format!("argument {k}"), |o| o.name.clone());
-                Provenance::named(Sources::DEVICE_MEMORY, OriginKind::Memory, name)
+                    .origins()
+                    .next()
+                    .map_or_else(|| format!("argument {k}"), |o| o.name);
+                Provenance::named(Sources::DEVICE_MEMORY, OriginKind::Memory, &name)
             }
             3 => {
                 let name = param
-                    .origins
-                    .first()
-                    .map_or_else(|| format!("argument {k}"), |o| o.name.clone());
-                Provenance::named(Sources::THREADGROUP_MEMORY, OriginKind::Memory, name)
+                    .origins()
+                    .next()
+                    .map_or_else(|| format!("argument {k}"), |o| o.name);
+                Provenance::named(Sources::THREADGROUP_MEMORY, OriginKind::Memory, &name)
             }
             _ => Provenance::of(Sources::UNKNOWN),
         }
@@ -830,11 +868,7 @@ pub fn entry_params(
         .enumerate()
         .map(|(i, p)| {
             let arg = ep.and_then(|ep| ep.arguments.iter().find(|a| a.index as usize == i));
-            let name = arg
-                .and_then(|a| a.name)
-                .or(p.name)
-                .unwrap_or("?")
-                .to_string();
+            let name = arg.and_then(|a| a.name).or(p.name).unwrap_or("?");
             let mut prov = match arg.map(|a| (a.kind, a.builtin)) {
                 Some((ArgumentKind::Builtin, Some(b))) if is_threadgroup_uniform_builtin(b) => {
                     Provenance::named(Sources::UNIFORM, OriginKind::Builtin, b)
@@ -855,7 +889,7 @@ pub fn entry_params(
                 _ => Provenance::named(Sources::UNIFORM, OriginKind::Argument, name),
             };
             if arg.is_some_and(|a| a.kind == ArgumentKind::Buffer) {
-                prov.arg = Some((entry, i as u32));
+                prov.arg = Some((entry as u32, i as u32));
             }
             prov
         })
@@ -893,6 +927,8 @@ mod tests {
         ));
         assert_eq!(p.class(), Class::Uniform);
         assert_eq!(p.main_origin().unwrap().name, "args.ne12");
+        let copy = p;
+        assert_eq!(copy.origins().count(), 2);
         p.join(&Provenance::named(
             Sources::VARYING_BUILTIN,
             OriginKind::Builtin,

@@ -69,7 +69,9 @@ pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<D
                         .instructions
                         .last()
                         .is_some_and(|i| matches!(i.opcode, Opcode::Switch | Opcode::IndirectBr)),
-                    Err(_) => matches!(instruction_word(&p, t.start), Some("switch" | "indirectbr")),
+                    Err(_) => {
+                        matches!(instruction_word(&p, t.start), Some("switch" | "indirectbr"))
+                    }
                 };
                 match result {
                     Ok(()) if !multi_line && p.lx.last_line() > t.line => {

@@ -17,7 +17,7 @@ pub fn divide_evidence(
 ) -> Option<(serde_json::Value, Origin, u32)> {
     let inst = ctx.body.instructions.get(m.inst)?;
     let divisor = ctx.prov.value(ctx.du, &inst.operands.get(1)?.value);
-    let origin = divisor.main_origin().cloned().unwrap_or(Origin {
+    let origin = divisor.main_origin().unwrap_or(Origin {
         kind: OriginKind::Argument,
         name: "?".into(),
     });
