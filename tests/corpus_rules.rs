@@ -127,6 +127,10 @@ fn every_divide_by_a_constant_buffer_load_is_found_in_mlx() {
         expected > 500,
         "only {expected} such divides: the corpus changed?"
     );
+    eprintln!(
+        "{expected} divides by a constant-buffer load, {} missed",
+        missing.len()
+    );
     assert!(
         missing.is_empty(),
         "{} of {expected} missed:\n{}",

@@ -5,7 +5,7 @@
 use super::divide_by_uniform::{cost_notes, divide_evidence};
 use super::engine::Matched;
 use super::{Description, FunctionContext, RuleHook};
-use crate::analysis::provenance::OriginKind;
+use crate::analysis::provenance::{OriginKind, Sources};
 
 pub struct DivideByVarying;
 
@@ -17,6 +17,19 @@ impl RuleHook for DivideByVarying {
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
         let (evidence, origin, bits) = divide_evidence(ctx, m)?;
+        let divisor = ctx.prov.value(ctx.du, &inst.operands.get(1)?.value);
+        // Loaded from memory at an address no thread id reaches: likely the
+        // same for the whole dispatch, and then fixable like a uniform.
+        let same_for_all = origin.kind == OriginKind::Memory
+            && !divisor.sources.contains(Sources::VARYING_BUILTIN);
+        let hint = if same_for_all {
+            format!(
+                " If `{}` is the same for every thread of a dispatch, pass it in a `constant` buffer or, better, as a [[function_constant]] (~80 cycles).",
+                origin.name
+            )
+        } else {
+            String::new()
+        };
         let what = match origin.kind {
             OriginKind::Builtin => "a thread-varying builtin",
             OriginKind::Memory => "a value loaded from device or threadgroup memory",
@@ -24,7 +37,7 @@ impl RuleHook for DivideByVarying {
         };
         Some(Description {
             message: format!(
-                "`{}` by `{}` ({what}) runs Apple's ~730-cycle software divide. If the divisor takes few values, precompute a reciprocal (multiply-high and shift) or restructure to divide by a constant.{}",
+                "`{}` by `{}` ({what}) runs Apple's ~730-cycle software divide.{hint} If the divisor takes few values, precompute a reciprocal (multiply-high and shift) or restructure to divide by a constant.{}",
                 inst.opcode.name(),
                 origin.name,
                 cost_notes(m, bits)

@@ -172,6 +172,9 @@ pub struct Finding {
     pub ir: IrLocation,
     /// Loop nesting depth of the instruction (0 outside loops).
     pub loop_depth: u32,
+    /// Higher is more urgent: severity first, then loop depth, so a divide
+    /// in a loop outranks the same divide outside one.
+    pub rank: u32,
     pub evidence: serde_json::Value,
 }
 
@@ -179,6 +182,15 @@ pub struct Finding {
 pub struct IrLocation {
     pub path: String,
     pub line: u32,
+}
+
+pub fn rank(severity: Severity, loop_depth: u32) -> u32 {
+    let s = match severity {
+        Severity::Note => 1,
+        Severity::Warning => 2,
+        Severity::Error => 3,
+    };
+    s * 10 + loop_depth.min(9)
 }
 
 /// Runs every rule over one function.
@@ -212,6 +224,7 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
                     line: inst.line,
                 },
                 loop_depth: m.loop_depth,
+                rank: rank(rule.pattern.severity, m.loop_depth),
                 evidence: description.evidence,
             });
         }
