@@ -15,7 +15,7 @@
 ; MUST: exactly five findings, all divide-by-varying (severity note):
 ;   line 35 names `b` (kind memory, class varying);
 ;   line 37 names `shmem` (kind memory);
-;   line 39 names the array's global `_ZZ13div_by_threadE4bins` (kind memory);
+;   line 39 names the array's global `_ZZ20div_by_scalar_bufferE4bins` (kind memory);
 ;   line 51 names `thread_position_in_grid` (kind builtin);
 ;   line 53 names `thread_position_in_grid` (kind builtin, class mixed).
 ; MUST NOT: divide-by-uniform on any of them, even where the dividend (`n`)
@@ -24,7 +24,7 @@ source_filename = "divide_varying.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"
 
-@_ZZ13div_by_threadE4bins = internal unnamed_addr addrspace(3) global [32 x i32] undef, align 4
+@_ZZ20div_by_scalar_bufferE4bins = internal unnamed_addr addrspace(3) global [32 x i32] undef, align 4
 
 ; Function Attrs: convergent mustprogress nofree norecurse nounwind willreturn
 define void @div_by_scalar_buffer(i32 addrspace(1)* nocapture noundef writeonly "air-buffer-no-alias" %0, i32 addrspace(1)* nocapture noundef readonly "air-buffer-no-alias" %1, i32 addrspace(1)* nocapture noundef readonly "air-buffer-no-alias" %2, i32 addrspace(3)* nocapture noundef readonly "air-buffer-no-alias" %3, i32 noundef %4) local_unnamed_addr #0 {
@@ -35,7 +35,7 @@ define void @div_by_scalar_buffer(i32 addrspace(1)* nocapture noundef writeonly 
   %10 = sdiv i32 %8, %9
   %11 = load i32, i32 addrspace(3)* %3, align 4, !tbaa !30
   %12 = srem i32 %8, %11
-  %13 = load i32, i32 addrspace(3)* getelementptr inbounds ([32 x i32], [32 x i32] addrspace(3)* @_ZZ13div_by_threadE4bins, i64 0, i64 0), align 4, !tbaa !30
+  %13 = load i32, i32 addrspace(3)* getelementptr inbounds ([32 x i32], [32 x i32] addrspace(3)* @_ZZ20div_by_scalar_bufferE4bins, i64 0, i64 0), align 4, !tbaa !30
   %14 = urem i32 %8, %13
   %15 = add i32 %10, %12
   %16 = add i32 %15, %14
