@@ -12,3 +12,4 @@ pub mod ir;
 pub mod report;
 pub mod rules;
 pub mod scan;
+pub mod source;

@@ -70,6 +70,10 @@ struct ScanArgs {
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
 
+    /// Where to look for the MSL files debug info names.
+    #[arg(long, value_name = "DIR")]
+    source_root: Option<PathBuf>,
+
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -127,7 +131,11 @@ fn main() -> ExitCode {
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let files = scan::scan_paths(&args.paths, jobs, &rules);
+    let config = scan::ScanConfig {
+        rules: &rules,
+        source_root: args.source_root.clone(),
+    };
+    let files = scan::scan_paths(&args.paths, jobs, &config);
     let out = match args.format {
         Format::Text => report::text::render(&files),
         Format::Json => report::json::render(&files),

@@ -92,8 +92,29 @@ impl FileReport {
     }
 }
 
+/// What a scan runs and where it looks for sources.
+pub struct ScanConfig<'r> {
+    pub rules: &'r RuleSet,
+    /// Where to look for MSL files named by debug info (`--source-root`).
+    pub source_root: Option<PathBuf>,
+}
+
+impl<'r> ScanConfig<'r> {
+    pub fn new(rules: &'r RuleSet) -> Self {
+        ScanConfig {
+            rules,
+            source_root: None,
+        }
+    }
+}
+
 /// Scans one file.
 pub fn scan_file(path: &Path, rules: &RuleSet) -> FileReport {
+    scan_file_with(path, &ScanConfig::new(rules))
+}
+
+/// Scans one file with a full configuration.
+pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
     let shown = path.display().to_string();
     let source = match input::load(path) {
         Ok(s) => s,
@@ -103,11 +124,17 @@ pub fn scan_file(path: &Path, rules: &RuleSet) -> FileReport {
         Ok(t) => t,
         Err(e) => return FileReport::failed(shown, e.0),
     };
-    scan_text(shown, text, rules)
+    scan_text_with(shown, text, config)
 }
 
 /// Scans IR text already in memory (`path` is only used for the report).
 pub fn scan_text(path: String, text: &str, rules: &RuleSet) -> FileReport {
+    scan_text_with(path, text, &ScanConfig::new(rules))
+}
+
+/// Scans IR text with a full configuration.
+pub fn scan_text_with(path: String, text: &str, config: &ScanConfig<'_>) -> FileReport {
+    let rules = config.rules;
     let mut module = ir::read_module(text);
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
     let air = ir::air::air_info(&module);
@@ -170,11 +197,13 @@ pub fn scan_text(path: String, text: &str, rules: &RuleSet) -> FileReport {
         metadata_nodes: module.metadata.len(),
         function_constants: air.function_constants.iter().map(to_json).collect(),
     };
+    let resolver = crate::source::Resolver::new(Path::new(&path), config.source_root.as_deref());
     let findings = analyze(
         &mut module,
         air,
         rules,
         &path,
+        &resolver,
         &mut diagnostics,
         &mut summary,
     );
@@ -203,6 +232,7 @@ fn analyze<'a>(
     air: ir::air::AirInfo<'a>,
     rules: &RuleSet,
     path: &str,
+    resolver: &crate::source::Resolver,
     diagnostics: &mut Vec<Diagnostic>,
     summary: &mut ModuleSummary,
 ) -> Vec<Finding> {
@@ -282,7 +312,13 @@ fn analyze<'a>(
             prov: &prov,
             kernels,
         };
+        let first_new = findings.len();
         rules::run(rules, &fctx, path, &mut findings);
+        for f in &mut findings[first_new..] {
+            let mapped = crate::source::map(module, function, &body, &du, f.inst, resolver);
+            f.source = mapped.source;
+            f.inlined_at = mapped.inlined_at;
+        }
     }
     findings.sort_by(|a, b| a.ir.line.cmp(&b.ir.line).then_with(|| a.rule.cmp(&b.rule)));
     findings
@@ -290,10 +326,10 @@ fn analyze<'a>(
 
 /// Scans every file the paths name, `jobs` files at a time. Reports come
 /// back in the order the files were found, whatever the thread timing.
-pub fn scan_paths(paths: &[PathBuf], jobs: usize, rules: &RuleSet) -> Vec<FileReport> {
+pub fn scan_paths(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Vec<FileReport> {
     let found = input::collect(paths);
     let work = |f: &Found| match f {
-        Found::File(p) => scan_file(p, rules),
+        Found::File(p) => scan_file_with(p, config),
         Found::Error(p, e) => FileReport::failed(p.display().to_string(), e.clone()),
     };
     match rayon::ThreadPoolBuilder::new()

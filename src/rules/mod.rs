@@ -170,6 +170,13 @@ pub struct Finding {
     pub function: String,
     pub kernels: Vec<String>,
     pub ir: IrLocation,
+    /// The MSL location, from debug info (`null` without it).
+    pub source: Option<crate::source::SourceLocation>,
+    /// Where `source` was inlined, innermost call site first, up to the kernel.
+    pub inlined_at: Vec<crate::source::SourceLocation>,
+    /// Index of the instruction in its function's body, for source mapping.
+    #[serde(skip)]
+    pub inst: usize,
     /// Loop nesting depth of the instruction (0 outside loops).
     pub loop_depth: u32,
     /// Higher is more urgent: severity first, then loop depth, so a divide
@@ -223,6 +230,9 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
                     path: path.to_string(),
                     line: inst.line,
                 },
+                source: None,
+                inlined_at: Vec::new(),
+                inst: m.inst,
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),
                 evidence: description.evidence,

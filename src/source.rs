@@ -1,0 +1,210 @@
+//! Source mapping: from an instruction to the MSL line it came from, through
+//! its `!dbg` DILocation, the chain of locations it was inlined at, and the
+//! DIFile on disk.
+//!
+//! An instruction without `!dbg` of its own takes the location of its
+//! nearest user that has one, or failing that its function's DISubprogram
+//! line; both are marked approximate.
+
+use crate::analysis::defuse::{Def, DefUse};
+use crate::ir::metadata::{DILocation, MetaNode};
+use crate::ir::{Body, Function, Module};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Users looked at when an instruction has no location of its own.
+const MAX_USER_SEARCH: usize = 64;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceLocation {
+    /// The file as resolved on disk when found, else as recorded in DIFile.
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    /// The function (DISubprogram name) the location belongs to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    /// True when borrowed from a user instruction or the function's start.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub approximate: bool,
+}
+
+/// Where an instruction comes from: its own location and, innermost first,
+/// the call sites it was inlined at, up to the kernel.
+#[derive(Debug, Clone, Default)]
+pub struct Mapped {
+    pub source: Option<SourceLocation>,
+    pub inlined_at: Vec<SourceLocation>,
+}
+
+/// Finds source files named by debug info.
+pub struct Resolver {
+    /// Folders to try, in order, after the recorded path itself.
+    roots: Vec<PathBuf>,
+}
+
+impl Resolver {
+    /// `ir_path` is the IR file's path; `source_root` the user's `--source-root`.
+    pub fn new(ir_path: &Path, source_root: Option<&Path>) -> Self {
+        let mut roots = Vec::new();
+        if let Some(r) = source_root {
+            roots.push(r.to_path_buf());
+        }
+        // The IR file's folder and two above it: extracted modules sit in
+        // `<lib>.metallib.extracted/` beside the sources.
+        let mut dir = ir_path.parent().map(Path::to_path_buf);
+        for _ in 0..3 {
+            let Some(d) = dir else { break };
+            roots.push(if d.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                d.clone()
+            });
+            dir = d.parent().map(Path::to_path_buf);
+        }
+        Resolver { roots }
+    }
+
+    /// The recorded path (`directory` joined with `filename` when relative),
+    /// or the first existing candidate under the roots.
+    pub fn resolve(&self, filename: &str, directory: &str) -> String {
+        let recorded = if Path::new(filename).is_absolute() || directory.is_empty() {
+            PathBuf::from(filename)
+        } else {
+            Path::new(directory).join(filename)
+        };
+        if recorded.is_file() {
+            return recorded.display().to_string();
+        }
+        let base = Path::new(filename).file_name().map(PathBuf::from);
+        for root in &self.roots {
+            let relative = Path::new(filename)
+                .strip_prefix("/")
+                .unwrap_or(Path::new(filename));
+            for candidate in [
+                Some(root.join(relative)),
+                base.as_ref().map(|b| root.join(b)),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if candidate.is_file() {
+                    return candidate.display().to_string();
+                }
+            }
+        }
+        recorded.display().to_string()
+    }
+}
+
+fn location(
+    module: &Module<'_>,
+    loc: &DILocation,
+    resolver: &Resolver,
+    approximate: bool,
+) -> SourceLocation {
+    let md = &module.metadata;
+    let sp = loc
+        .scope
+        .and_then(|s| md.subprogram_of_scope(s))
+        .map(|(_, sp)| sp);
+    let file = loc
+        .scope
+        .and_then(|s| match md.get(s) {
+            Some(MetaNode::Subprogram(sp)) => sp.file,
+            Some(MetaNode::Specialized { fields, .. }) => {
+                fields.iter().find(|(n, _)| *n == "file")?.1.as_ref_id()
+            }
+            _ => None,
+        })
+        .or(sp.and_then(|sp| sp.file))
+        .and_then(|f| md.file(f));
+    let path = file.map_or_else(
+        || "<unknown>".to_string(),
+        |f| resolver.resolve(f.filename, f.directory),
+    );
+    SourceLocation {
+        path,
+        line: loc.line,
+        column: loc.column,
+        function: sp.and_then(|sp| sp.name).map(str::to_string),
+        approximate,
+    }
+}
+
+/// Maps instruction `inst` of `body` to its source.
+pub fn map(
+    module: &Module<'_>,
+    function: &Function<'_>,
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    inst: usize,
+    resolver: &Resolver,
+) -> Mapped {
+    let md = &module.metadata;
+    let own = body.instructions.get(inst).and_then(|i| i.dbg);
+    let (dbg, approximate) = match own {
+        Some(d) => (Some(d), false),
+        None => (nearest_user_location(body, du, inst), true),
+    };
+    if let Some(id) = dbg {
+        let chain = md.inlined_chain(id);
+        let mut locs = chain
+            .iter()
+            .map(|l| location(module, l, resolver, approximate));
+        if let Some(first) = locs.next() {
+            return Mapped {
+                source: Some(first),
+                inlined_at: locs.collect(),
+            };
+        }
+    }
+    // The function's own DISubprogram line.
+    let sp = function
+        .metadata
+        .iter()
+        .find(|(k, _)| *k == "dbg")
+        .and_then(|(_, id)| match md.get(*id) {
+            Some(MetaNode::Subprogram(sp)) => Some(sp),
+            _ => None,
+        });
+    let source = sp.map(|sp| {
+        let file = sp.file.and_then(|f| md.file(f));
+        SourceLocation {
+            path: file.map_or_else(
+                || "<unknown>".to_string(),
+                |f| resolver.resolve(f.filename, f.directory),
+            ),
+            line: sp.line,
+            column: 0,
+            function: sp.name.map(str::to_string),
+            approximate: true,
+        }
+    });
+    Mapped {
+        source,
+        inlined_at: Vec::new(),
+    }
+}
+
+/// The `!dbg` of the nearest user (breadth first) that has one.
+fn nearest_user_location(body: &Body<'_>, du: &DefUse<'_>, inst: usize) -> Option<u32> {
+    let mut queue = std::collections::VecDeque::from([inst]);
+    let mut seen = vec![inst];
+    while let Some(i) = queue.pop_front() {
+        for u in du.users(Def::Inst(i)) {
+            if seen.len() > MAX_USER_SEARCH {
+                return None;
+            }
+            if seen.contains(&u) {
+                continue;
+            }
+            seen.push(u);
+            if let Some(d) = body.instructions.get(u).and_then(|x| x.dbg) {
+                return Some(d);
+            }
+            queue.push_back(u);
+        }
+    }
+    None
+}
