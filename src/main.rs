@@ -11,6 +11,28 @@ enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Color {
+    /// Colour when stdout is a terminal and NO_COLOR is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+impl Color {
+    fn enabled(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        }
+    }
+}
+
 /// Finds Apple-GPU hazards in the LLVM IR (AIR) that Apple's Metal compiler
 /// emits, per file and per kernel.
 #[derive(Parser, Debug)]
@@ -69,6 +91,10 @@ struct ScanArgs {
     /// Files read in parallel (default: one per core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+
+    /// When to colour the text output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
 
     /// Where to look for the MSL files debug info names.
     #[arg(long, value_name = "DIR")]
@@ -137,7 +163,7 @@ fn main() -> ExitCode {
     };
     let files = scan::scan_paths(&args.paths, jobs, &config);
     let out = match args.format {
-        Format::Text => report::text::render(&files),
+        Format::Text => report::text::render(&files, args.color.enabled()),
         Format::Json => report::json::render(&files),
     };
     if print(&out) != ExitCode::SUCCESS {

@@ -6,10 +6,17 @@ use crate::scan::{FileReport, Status};
 use serde_json::Value;
 use std::fmt::Write;
 
-pub fn render(files: &[FileReport]) -> String {
+/// Renders the text report; `color` turns on ANSI styles.
+pub fn render(files: &[FileReport], color: bool) -> String {
     let mut out = String::new();
+    let renderer = if color {
+        annotate_snippets::Renderer::styled()
+    } else {
+        annotate_snippets::Renderer::plain()
+    };
+    let mut sources = super::snippets::Files::default();
     for f in files {
-        file(&mut out, f);
+        file(&mut out, f, &mut sources, &renderer);
     }
     let t = Totals::of(files);
     let _ = writeln!(
@@ -35,7 +42,12 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn file(out: &mut String, f: &FileReport) {
+fn file(
+    out: &mut String,
+    f: &FileReport,
+    sources: &mut super::snippets::Files,
+    renderer: &annotate_snippets::Renderer,
+) {
     if f.status == Status::Error {
         let _ = writeln!(
             out,
@@ -88,21 +100,7 @@ fn file(out: &mut String, f: &FileReport) {
         }
     }
     for finding in &f.findings {
-        let _ = writeln!(
-            out,
-            "{}[{}]: {}",
-            finding.severity.name(),
-            finding.rule,
-            finding.message
-        );
-        let mut at = format!(
-            "  --> {}:{} in {}",
-            finding.ir.path, finding.ir.line, finding.function
-        );
-        if !finding.kernels.is_empty() && finding.kernels != [finding.function.clone()] {
-            let _ = write!(at, " (reached from {})", finding.kernels.join(", "));
-        }
-        let _ = writeln!(out, "{at}");
+        super::snippets::render(out, finding, sources, renderer);
     }
     for d in &f.diagnostics {
         let sev = match d.severity {

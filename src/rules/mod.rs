@@ -166,6 +166,8 @@ pub struct Finding {
     pub severity: Severity,
     pub category: String,
     pub message: String,
+    /// How to fix it: the first paragraph of the pattern's `fix`.
+    pub help: String,
     pub path: String,
     pub function: String,
     pub kernels: Vec<String>,
@@ -189,6 +191,12 @@ pub struct Finding {
 pub struct IrLocation {
     pub path: String,
     pub line: u32,
+}
+
+/// The first paragraph of a multi-line text, on one line.
+fn first_paragraph(text: &str) -> String {
+    let para = text.trim().split("\n\n").next().unwrap_or("");
+    para.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 pub fn rank(severity: Severity, loop_depth: u32) -> u32 {
@@ -223,6 +231,7 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
                 severity: rule.pattern.severity,
                 category: rule.pattern.category.clone(),
                 message: description.message,
+                help: first_paragraph(&rule.pattern.fix),
                 path: path.to_string(),
                 function: ctx.function.name.to_string(),
                 kernels: ctx.kernels.iter().map(|k| k.to_string()).collect(),

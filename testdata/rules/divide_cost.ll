@@ -13,14 +13,14 @@
 ; - @arg_reduce_blocks: the same file, lines 50-58: `udiv i64` by
 ;   zext(lsize.x << 2) (threads_per_threadgroup), in no loop.
 ; MUST: exactly seven findings, all divide-by-uniform:
-;   lines OWREM@ (urem i64), OWDIV@ (udiv i64) name `args.OW`; line OHREM@
+;   lines 66 (urem i64), 67 (udiv i64) name `args.OW`; line 68
 ;     (urem i64) names `args.OH`: loop depth 1, messages say both "in a loop"
 ;     and "64-bit";
-;   line D1DIV@ (sdiv i32) names `args.d1`: loop depth 1, message says "in a
+;   line 78 (sdiv i32) names `args.d1`: loop depth 1, message says "in a
 ;     loop" and NOT "64-bit";
-;   lines SHREM@ (srem i64), SHDIV@ (sdiv i64) name `shape`: loop depth 1,
+;   lines 123 (srem i64), 128 (sdiv i64) name `shape`: loop depth 1,
 ;     both notes;
-;   line BLKDIV@ (udiv i64) names `threads_per_threadgroup`: loop depth 0,
+;   line 143 (udiv i64) names `threads_per_threadgroup`: loop depth 0,
 ;     message says "64-bit" and NOT "in a loop".
 ; MUST NOT: divide-by-varying on any of them (the dividends vary, the
 ;   divisors do not).

@@ -1,0 +1,159 @@
+//! Findings in the style of rustc: severity, rule and message; the MSL
+//! source line with the span underlined when the source is found on disk,
+//! or the IR line otherwise; then notes (function, kernels, inlined-at
+//! chain, IR location) and a help line.
+
+use crate::rules::{Finding, Severity};
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use std::collections::HashMap;
+
+/// Reads each file once; a file that cannot be read is remembered as such.
+#[derive(Default)]
+pub struct Files {
+    cache: HashMap<String, Option<String>>,
+}
+
+impl Files {
+    /// Line `line` (1-based) of `path`, without its newline.
+    pub fn line(&mut self, path: &str, line: u32) -> Option<String> {
+        let text = self.cache.entry(path.to_string()).or_insert_with(|| {
+            std::fs::read(path)
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+        });
+        text.as_deref()?
+            .lines()
+            .nth(line.checked_sub(1)? as usize)
+            .map(str::to_string)
+    }
+}
+
+fn level(s: Severity) -> Level<'static> {
+    match s {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
+    }
+}
+
+/// The span to underline: from the column to the end of the token there
+/// (a whole trimmed line when the column is unknown).
+fn span(line: &str, column: u32) -> std::ops::Range<usize> {
+    let trimmed_start = line.len() - line.trim_start().len();
+    if column == 0 || column as usize > line.len() {
+        return trimmed_start..line.trim_end().len().max(trimmed_start);
+    }
+    let start = column as usize - 1;
+    let is_word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'.';
+    let bytes = line.as_bytes();
+    let mut end = start + bytes[start..].iter().take_while(|b| is_word(b)).count();
+    if end == start {
+        // An operator (`/`, `%`): underline it and the operand after it.
+        end = start + 1;
+        while end < bytes.len() && bytes[end] == b' ' {
+            end += 1;
+        }
+        let word = bytes[end..].iter().take_while(|b| is_word(b)).count();
+        end = if word > 0 { end + word } else { start + 1 };
+    }
+    start..end
+}
+
+pub fn render(out: &mut String, f: &Finding, files: &mut Files, renderer: &Renderer) {
+    let title = level(f.severity)
+        .primary_title(f.message.as_str())
+        .id(f.rule.as_str());
+    let mut notes: Vec<String> = Vec::new();
+    let snippet_group = match &f.source {
+        Some(src) => match files.line(&src.path, src.line) {
+            Some(text) => {
+                let sp = span(&text, src.column);
+                let label = if src.approximate {
+                    "approximate location"
+                } else {
+                    ""
+                };
+                notes.push(format!("IR: {}:{}", f.ir.path, f.ir.line));
+                Some((text, src.line, src.path.clone(), sp, label))
+            }
+            None => {
+                notes.push(format!(
+                    "source {}:{}:{} (file not found; see --source-root)",
+                    src.path, src.line, src.column
+                ));
+                None
+            }
+        },
+        None => None,
+    };
+    let snippet_group = snippet_group.or_else(|| {
+        let text = files.line(&f.ir.path, f.ir.line)?;
+        let sp = span(&text, 0);
+        Some((text, f.ir.line, f.ir.path.clone(), sp, ""))
+    });
+    notes.insert(0, in_function(f));
+    for site in &f.inlined_at {
+        notes.push(format!(
+            "inlined at {}:{}:{}{}",
+            site.path,
+            site.line,
+            site.column,
+            site.function
+                .as_deref()
+                .map(|n| format!(" in {n}"))
+                .unwrap_or_default()
+        ));
+    }
+    let mut group = Group::with_title(title);
+    if let Some((text, line, path, sp, label)) = &snippet_group {
+        group = group.element(
+            Snippet::source(text.as_str())
+                .line_start(*line as usize)
+                .path(path.as_str())
+                .annotation(AnnotationKind::Primary.span(sp.clone()).label(*label)),
+        );
+    } else {
+        notes.insert(0, format!("at {}:{}", f.ir.path, f.ir.line));
+    }
+    for n in &notes {
+        group = group.element(Level::NOTE.message(n.as_str()));
+    }
+    group = group.element(Level::HELP.message(f.help.as_str()));
+    out.push_str(&renderer.render(&[group]));
+    out.push_str("\n\n");
+}
+
+fn in_function(f: &Finding) -> String {
+    let mut s = format!("in `{}`", f.function);
+    let others: Vec<&String> = f.kernels.iter().filter(|k| **k != f.function).collect();
+    if !others.is_empty() {
+        let names: Vec<&str> = others.iter().map(|k| k.as_str()).collect();
+        s.push_str(&format!(
+            ", reached from kernel{} {}",
+            if names.len() == 1 { "" } else { "s" },
+            names.join(", ")
+        ));
+    }
+    if f.loop_depth > 0 {
+        s.push_str(&format!(
+            ", inside {} loop{}",
+            f.loop_depth,
+            if f.loop_depth == 1 { "" } else { "s" }
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::span;
+
+    #[test]
+    fn spans_cover_the_token_at_the_column() {
+        assert_eq!(span("    x = a/groups;", 15), 14..16);
+        assert_eq!(span("    x = a/groups;", 10), 9..16);
+        assert_eq!(span("    x = a / n.y;", 11), 10..15);
+        assert_eq!(span("  %5 = udiv i32 %2, %4  ", 0), 2..22);
+        assert_eq!(span("ab", 9), 0..2);
+    }
+}
