@@ -7,9 +7,11 @@
 //! `report` (text, JSON). See docs/ARCHITECTURE.md.
 
 pub mod analysis;
+pub mod baseline;
 pub mod input;
 pub mod ir;
 pub mod report;
 pub mod rules;
 pub mod scan;
 pub mod source;
+pub mod suppress;

@@ -11,6 +11,15 @@ enum Format {
     Json,
 }
 
+/// The least severe finding that makes the exit code 1.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FailOn {
+    Error,
+    Warning,
+    Note,
+    Never,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Color {
     /// Colour when stdout is a terminal and NO_COLOR is not set.
@@ -92,6 +101,18 @@ struct ScanArgs {
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
 
+    /// Exit with 1 when a finding at or above this severity is reported.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    fail_on: FailOn,
+
+    /// Report only findings not in this earlier `--format json` report.
+    #[arg(long, value_name = "REPORT")]
+    baseline: Option<PathBuf>,
+
+    /// List the findings that `// air-scan: ignore[...]` comments silenced.
+    #[arg(long)]
+    show_suppressed: bool,
+
     /// When to colour the text output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -161,9 +182,25 @@ fn main() -> ExitCode {
         rules: &rules,
         source_root: args.source_root.clone(),
     };
-    let files = scan::scan_paths(&args.paths, jobs, &config);
+    let baseline = match args
+        .baseline
+        .as_deref()
+        .map(air_scan::baseline::Baseline::load)
+    {
+        Some(Ok(b)) => Some(b),
+        Some(Err(e)) => {
+            eprintln!("air-scan: {e}");
+            return ExitCode::from(2);
+        }
+        None => None,
+    };
+    let mut files = scan::scan_paths(&args.paths, jobs, &config);
+    air_scan::suppress::apply(&mut files);
+    if let Some(b) = &baseline {
+        b.apply(&mut files);
+    }
     let out = match args.format {
-        Format::Text => report::text::render(&files, args.color.enabled()),
+        Format::Text => report::text::render(&files, args.color.enabled(), args.show_suppressed),
         Format::Json => report::json::render(&files),
     };
     if print(&out) != ExitCode::SUCCESS {
@@ -171,7 +208,23 @@ fn main() -> ExitCode {
     }
     let totals = report::Totals::of(&files);
     if totals.failed > 0 || totals.errors > 0 {
-        ExitCode::from(2)
+        return ExitCode::from(2);
+    }
+    use air_scan::rules::Severity;
+    let threshold = match args.fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Note => Some(Severity::Note),
+        FailOn::Never => None,
+    };
+    let failing = threshold.is_some_and(|t| {
+        files
+            .iter()
+            .flat_map(|f| &f.findings)
+            .any(|f| f.severity >= t)
+    });
+    if failing {
+        ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }

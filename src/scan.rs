@@ -41,6 +41,16 @@ pub struct FileReport {
     /// Listed once, at the top level of the report.
     #[serde(skip)]
     pub findings: Vec<Finding>,
+    /// Findings silenced by `// air-scan: ignore[...]` comments.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suppressed: Vec<crate::suppress::Suppressed>,
+    /// Findings hidden because `--baseline` knew them.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub baseline_matched: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Facts about a module that were read, for people and dashboards.
@@ -81,6 +91,8 @@ impl FileReport {
             shaders: Vec::new(),
             module: None,
             findings: Vec::new(),
+            suppressed: Vec::new(),
+            baseline_matched: 0,
         }
     }
 
@@ -217,6 +229,8 @@ pub fn scan_text_with(path: String, text: &str, config: &ScanConfig<'_>) -> File
         shaders,
         module: Some(summary),
         findings,
+        suppressed: Vec::new(),
+        baseline_matched: 0,
     }
 }
 

@@ -16,6 +16,8 @@ pub struct Totals {
     pub errors: usize,
     pub warnings: usize,
     pub findings: usize,
+    pub suppressed: usize,
+    pub baseline_matched: usize,
 }
 
 impl Totals {
@@ -33,6 +35,8 @@ impl Totals {
             t.errors += f.error_count();
             t.warnings += f.diagnostics.len() - f.error_count();
             t.findings += f.findings.len();
+            t.suppressed += f.suppressed.len();
+            t.baseline_matched += f.baseline_matched;
         }
         t
     }

@@ -6,8 +6,9 @@ use crate::scan::{FileReport, Status};
 use serde_json::Value;
 use std::fmt::Write;
 
-/// Renders the text report; `color` turns on ANSI styles.
-pub fn render(files: &[FileReport], color: bool) -> String {
+/// Renders the text report; `color` turns on ANSI styles;
+/// `show_suppressed` lists the findings suppressions silenced.
+pub fn render(files: &[FileReport], color: bool, show_suppressed: bool) -> String {
     let mut out = String::new();
     let renderer = if color {
         annotate_snippets::Renderer::styled()
@@ -17,6 +18,17 @@ pub fn render(files: &[FileReport], color: bool) -> String {
     let mut sources = super::snippets::Files::default();
     for f in files {
         file(&mut out, f, &mut sources, &renderer);
+    }
+    if show_suppressed {
+        for f in files {
+            for s in &f.suppressed {
+                let _ = writeln!(
+                    out,
+                    "suppressed[{}]: {}:{} ({})",
+                    s.rule, s.path, s.line, s.reason
+                );
+            }
+        }
     }
     let t = Totals::of(files);
     let _ = writeln!(
@@ -35,6 +47,14 @@ pub fn render(files: &[FileReport], color: bool) -> String {
         t.warnings,
         plural(t.warnings)
     );
+    if t.suppressed > 0 || t.baseline_matched > 0 {
+        out.pop();
+        let _ = writeln!(
+            out,
+            "; {} suppressed, {} known from the baseline",
+            t.suppressed, t.baseline_matched
+        );
+    }
     out
 }
 

@@ -176,6 +176,10 @@ pub struct Finding {
     pub source: Option<crate::source::SourceLocation>,
     /// Where `source` was inlined, innermost call site first, up to the kernel.
     pub inlined_at: Vec<crate::source::SourceLocation>,
+    /// Stable across line moves: a hash of the rule, function, the
+    /// instruction's shape (opcode, types, constants, callee) and its rank
+    /// among same-shaped findings of the function.
+    pub fingerprint: String,
     /// Index of the instruction in its function's body, for source mapping.
     #[serde(skip)]
     pub inst: usize,
@@ -191,6 +195,34 @@ pub struct Finding {
 pub struct IrLocation {
     pub path: String,
     pub line: u32,
+}
+
+/// FNV-1a: tiny, and stable across Rust versions (unlike `DefaultHasher`),
+/// which a fingerprint stored in a baseline file needs.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The shape of an instruction, without value names or line numbers.
+fn shape(ctx: &FunctionContext<'_, '_>, inst: &crate::ir::Instruction<'_>) -> String {
+    use crate::ir::Value;
+    let mut s = format!("{} {}", inst.opcode_text, ctx.module.types.display(inst.ty));
+    for op in &inst.operands {
+        s.push_str(" ,");
+        s.push_str(&ctx.module.types.display(op.ty));
+        match &op.value {
+            Value::Int(v) => s.push_str(&format!(" {v}")),
+            Value::Global(g) => s.push_str(&format!(" @{g}")),
+            Value::Float(f) => s.push_str(&format!(" {f}")),
+            _ => {}
+        }
+    }
+    s
 }
 
 /// The first paragraph of a multi-line text, on one line.
@@ -210,6 +242,28 @@ pub fn rank(severity: Severity, loop_depth: u32) -> u32 {
 
 /// Runs every rule over one function.
 pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
+    let first = out.len();
+    run_rules(rules, ctx, path, out);
+    let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+    for f in &mut out[first..] {
+        let Some(inst) = ctx.body.instructions.get(f.inst) else {
+            continue;
+        };
+        let key = format!(
+            "{}|{}|{}|{}",
+            f.rule,
+            f.function,
+            shape(ctx, inst),
+            f.evidence["divisor"]["name"]
+        );
+        let base = fnv1a(key.as_bytes());
+        let n = seen.entry(base).or_insert(0);
+        f.fingerprint = format!("{:016x}", fnv1a(format!("{base}/{n}").as_bytes()));
+        *n += 1;
+    }
+}
+
+fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
     for rule in &rules.rules {
         for m in engine::matches(&rule.pattern.matcher, ctx) {
             let Some(inst) = ctx.body.instructions.get(m.inst) else {
@@ -241,6 +295,7 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
                 },
                 source: None,
                 inlined_at: Vec::new(),
+                fingerprint: String::new(),
                 inst: m.inst,
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),

@@ -1,5 +1,5 @@
 ; Hand-written. Shape: ggml before llama.cpp PR 22711,
-; /work/shared/msl/ggml-org__ggml/pre-PR22711/ggml-metal.metal lines 3377-3383
+; /work/shared/msl/ggml-org__ggml/pre-PR22711/ggml-metal.metal lines 3376-3383
 ; (mul_vec_q_n_f32_impl inlined into kernel_mul_mv_q4_0_f32, lines 3524-3533):
 ; `const int im = tgpig.z; const uint i12 = im%args.ne12; const uint i13 =
 ; im/args.ne12;` then `r1*args.nb11 + i12*args.nb12 + i13*args.nb13` into

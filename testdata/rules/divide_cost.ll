@@ -7,10 +7,10 @@
 ;   + args.d1 - 1)/args.d1` (i32). Simplified: the thread index and stride come
 ;   from thread_position_in_grid and threads_per_grid; field loads hoisted.
 ; - @elem_to_loc: MLX's elem_to_loc loop in arg_reduce (/work/shared/corpus/
-;   Iito__spindll/mlx.metallib.extracted/00024_argmin_uint32.ll lines 32-49):
+;   Iito__spindll/mlx.metallib.extracted/00024_argmin_uint32.ll lines 33-51):
 ;   `srem i64` and `sdiv i64` by `sext (load shape[i])`, shape a `constant
 ;   int*`, i counting down from `constant size_t& ndim`.
-; - @arg_reduce_blocks: the same file, lines 50-58: `udiv i64` by
+; - @arg_reduce_blocks: the same file, lines 53-61: `udiv i64` by
 ;   zext(lsize.x << 2) (threads_per_threadgroup), in no loop.
 ; MUST: exactly seven findings, all divide-by-uniform:
 ;   lines 66 (urem i64), 67 (udiv i64) name `args.OW`; line 68
