@@ -8,6 +8,8 @@
 
 pub mod analysis;
 pub mod baseline;
+pub mod compile;
+pub mod diff;
 pub mod input;
 pub mod ir;
 pub mod report;

@@ -11,7 +11,7 @@ use std::ffi::OsStr;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// Versioned names tried, newest first (`llvm-dis-22` ... `llvm-dis-14`).
@@ -177,7 +177,10 @@ impl SearchPlaces {
                 add(dir.join(exe(&format!("llvm-dis-{nn}"))));
             }
             for root in &self.versioned_roots {
-                add(root.join(format!("llvm-{nn}")).join("bin").join(exe("llvm-dis")));
+                add(root
+                    .join(format!("llvm-{nn}"))
+                    .join("bin")
+                    .join(exe("llvm-dis")));
             }
         }
         for dir in &self.fallback_dirs {
@@ -255,8 +258,23 @@ impl LlvmDis {
         Ok(text)
     }
 
-    /// The tool's version as printed by `--version`, e.g. "14.0.6".
+    /// The tool's version as printed by `--version`, e.g. "14.0.6". Asked
+    /// once per path: failures of many functions ask again and again.
     pub fn version(&self) -> Option<String> {
+        static CACHE: Mutex<Vec<(PathBuf, Option<String>)>> = Mutex::new(Vec::new());
+        if let Ok(cache) = CACHE.lock() {
+            if let Some((_, v)) = cache.iter().find(|(p, _)| *p == self.path) {
+                return v.clone();
+            }
+        }
+        let v = self.ask_version();
+        if let Ok(mut cache) = CACHE.lock() {
+            cache.push((self.path.clone(), v.clone()));
+        }
+        v
+    }
+
+    fn ask_version(&self) -> Option<String> {
         let out = run(
             &self.path,
             &[OsStr::new("--version")],
@@ -280,7 +298,11 @@ impl LlvmDis {
         let mut msg = format!(
             "{what}: llvm-dis failed ({tool}, {}): {}",
             describe_status(out.status),
-            if stderr.is_empty() { "no message" } else { stderr }
+            if stderr.is_empty() {
+                "no message"
+            } else {
+                stderr
+            }
         );
         let reader_major = version.as_deref().and_then(major);
         let producer_major = producer_version(stderr).as_deref().and_then(major);
@@ -365,7 +387,7 @@ pub fn find_in(explicit: Option<&Path>, places: &SearchPlaces) -> Result<PathBuf
 
 /// "14.0.6" from "... LLVM version 14.0.6 ...".
 fn parse_llvm_version(text: &str) -> Option<String> {
-    let rest = &text[text.find("LLVM version ")? + "LLVM version ".len()..];
+    let rest = text.split_once("LLVM version ")?.1;
     let v: String = rest
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
@@ -376,7 +398,7 @@ fn parse_llvm_version(text: &str) -> Option<String> {
 /// The writer's version from llvm-dis's "(Producer: 'LLVM22.1.8' Reader:
 /// 'LLVM 14.0.6')".
 fn producer_version(stderr: &str) -> Option<String> {
-    let rest = &stderr[stderr.find("Producer: '")? + "Producer: '".len()..];
+    let rest = stderr.split_once("Producer: '")?.1;
     let rest = rest.trim_start_matches("LLVM").trim_start();
     let v: String = rest
         .chars()
@@ -453,7 +475,9 @@ pub(crate) fn run(
         });
         s.spawn(move || {
             let mut buf = Vec::new();
-            let limit = u64::try_from(max_output).unwrap_or(u64::MAX).saturating_add(1);
+            let limit = u64::try_from(max_output)
+                .unwrap_or(u64::MAX)
+                .saturating_add(1);
             let r = stdout.take(limit).read_to_end(&mut buf).map(|_| {
                 let over = buf.len() > max_output;
                 (buf, over)
@@ -545,8 +569,10 @@ mod tests {
             Some("14.0.6")
         );
         assert_eq!(
-            producer_version("error: Opaque pointers (Producer: 'LLVM22.1.8' Reader: 'LLVM 14.0.6')")
-                .as_deref(),
+            producer_version(
+                "error: Opaque pointers (Producer: 'LLVM22.1.8' Reader: 'LLVM 14.0.6')"
+            )
+            .as_deref(),
             Some("22.1.8")
         );
         assert_eq!(major("22.1.8"), Some(22));

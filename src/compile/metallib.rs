@@ -412,7 +412,10 @@ fn read_function<'a>(
         }
         let size_at = q + 4;
         if size_at.saturating_add(2) > group_end {
-            return err(q, format!("{who}'s tag {} has no room for its size", show(&tag)));
+            return err(
+                q,
+                format!("{who}'s tag {} has no room for its size", show(&tag)),
+            );
         }
         let size = u64::from(d.u16(size_at, "tag size")?);
         let content_at = size_at + 2;
@@ -443,12 +446,10 @@ fn read_function<'a>(
         q = content_at + size;
     }
 
-    let (name_at, name) = tags
-        .name
-        .ok_or_else(|| MetallibError {
-            offset: pos,
-            message: format!("{who} has no NAME tag"),
-        })?;
+    let (name_at, name) = tags.name.ok_or_else(|| MetallibError {
+        offset: pos,
+        message: format!("{who} has no NAME tag"),
+    })?;
     let name_end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
     let name = String::from_utf8_lossy(name.get(..name_end).unwrap_or(name)).into_owned();
     if name.is_empty() {
@@ -473,7 +474,8 @@ fn read_function<'a>(
         }
         u64::from_le_bytes(w)
     };
-    let (public_metadata_offset, private_metadata_offset, bitcode_rel) = (word(0), word(1), word(2));
+    let (public_metadata_offset, private_metadata_offset, bitcode_rel) =
+        (word(0), word(1), word(2));
 
     let section = header.bitcode;
     let range = bitcode_rel

@@ -98,9 +98,9 @@ fn look<'a>(a: &mut Analysis<'a>, fi: usize) -> Option<Looked<'a>> {
     Some(Looked { body, du, cf, prov })
 }
 
-/// Anchors of the findings at `(function, line)`, in the order given.
-/// Each function is parsed once.
-pub fn anchors_of(a: &mut Analysis<'_>, at: &[(usize, u32)]) -> Vec<Option<Anchored>> {
+/// The site of each finding at `(function, line)`, in the order given,
+/// with its anchor. Each function is parsed once.
+pub fn anchors_of(a: &mut Analysis<'_>, at: &[(usize, u32)]) -> Vec<Option<(Site, Anchored)>> {
     let mut out = vec![None; at.len()];
     let mut by_function: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
     for (k, (fi, _)) in at.iter().enumerate() {
@@ -124,7 +124,7 @@ pub fn anchors_of(a: &mut Analysis<'_>, at: &[(usize, u32)]) -> Vec<Option<Ancho
             };
             let anchor = forward_to_access(&l, i).unwrap_or(i);
             if let Some(slot) = out.get_mut(k) {
-                *slot = Some(anchored(a, fi, &l, anchor));
+                *slot = Some((site(a, fi, &l, i), anchored(a, fi, &l, anchor)));
             }
         }
     }
@@ -413,7 +413,7 @@ fn slice(module: &Module<'_>, body: &Body<'_>, du: &DefUse<'_>, anchor: usize) -
         let Some(x) = body.instructions.get(i) else {
             continue;
         };
-        let mut push_operands = |ops: &[crate::ir::Operand<'_>], work: &mut Vec<usize>| {
+        let push_operands = |ops: &[crate::ir::Operand<'_>], work: &mut Vec<usize>| {
             for o in ops {
                 if let Some(Def::Inst(d)) = du.def_of(&o.value) {
                     work.push(d);
@@ -538,7 +538,10 @@ pub fn compare(a: &[Step], b: &[Step]) -> Comparison {
                 used_b[y] = true;
             }
         }
-        for &x in xs.iter().filter(|&&x| !used_a[x]) {
+        for &x in xs {
+            if used_a[x] {
+                continue;
+            }
             if let Some(&y) = ys.iter().find(|&&y| !used_b[y]) {
                 used_a[x] = true;
                 used_b[y] = true;

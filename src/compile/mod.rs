@@ -1,0 +1,147 @@
+//! Turning inputs that are not IR text into IR text. For now: `.air`
+//! bitcode and `.metallib` libraries, through an external `llvm-dis`.
+//!
+//! The API a scan calls:
+//!
+//! - [`BinaryInput::from_path`]: is this path one of ours (by extension)?
+//! - [`find_llvm_dis`]: resolve `--llvm-dis` or search the machine once, so
+//!   that a missing tool is reported once, up front.
+//! - [`disassemble`]: one [`Disassembled`] per module: an `.air` gives one,
+//!   a metallib one per function, named `mlx.metallib:gemm_...` so findings
+//!   can name the library and the function. All or nothing.
+//! - [`disassemble_each`]: the same, with one result per module, so that a
+//!   function llvm-dis cannot read costs that function only.
+//!
+//! The file's kind is decided by its first bytes, not its extension: `MTLB`
+//! is a metallib, `0x0B17C0DE` or `BC\xC0\xDE` is bitcode. The container is
+//! read natively ([`metallib`]); bitcode is handed to llvm-dis
+//! ([`llvm_dis`]), which must be new enough for the file (LLVM 14 cannot read
+//! some of Xcode 16's AIR; the error says so and names a newer llvm-dis when
+//! one is installed). A metallib's functions are disassembled in parallel
+//! on rayon's pool.
+
+pub mod llvm_dis;
+pub mod metallib;
+
+pub use llvm_dis::LlvmDis;
+
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Extensions of the inputs this module handles.
+pub const BINARY_EXTENSIONS: &[&str] = &["air", "metallib"];
+
+/// A bitcode input, by what its extension says it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BinaryInput {
+    Air(PathBuf),
+    Metallib(PathBuf),
+}
+
+impl BinaryInput {
+    /// `Some` for `.air` and `.metallib` (any case), `None` otherwise.
+    pub fn from_path(path: &Path) -> Option<Self> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "air" => Some(Self::Air(path.to_path_buf())),
+            "metallib" => Some(Self::Metallib(path.to_path_buf())),
+            _ => None,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::Air(p) | Self::Metallib(p) => p,
+        }
+    }
+}
+
+/// One module as IR text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Disassembled {
+    /// The file name, and for a metallib `:` and the function's name:
+    /// `BlackHole.air`, `mlx.metallib:steel_attention_...`. It is also the
+    /// text's `; ModuleID`.
+    pub name: String,
+    pub text: String,
+}
+
+/// One module's outcome in [`disassemble_each`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleResult {
+    /// As [`Disassembled::name`].
+    pub name: String,
+    /// The function's kind ("kernel", "vertex", ...) for a metallib
+    /// function; `None` for an `.air` file.
+    pub kind: Option<&'static str>,
+    /// The text, or why there is none (the message starts with `name`).
+    pub text: Result<String, String>,
+}
+
+/// Resolves the llvm-dis to use: `explicit` (from `--llvm-dis`; a path, or a
+/// bare name looked up on PATH) when given, else `llvm-dis` on PATH, then
+/// `llvm-dis-22` down to `llvm-dis-14` on PATH or in `/usr/lib/llvm-NN/bin`,
+/// then Homebrew's LLVM. The error says what was tried and how to proceed.
+pub fn find_llvm_dis(explicit: Option<&Path>) -> Result<PathBuf, String> {
+    llvm_dis::find_in(explicit, &llvm_dis::SearchPlaces::from_env())
+}
+
+/// Disassembles every module of an `.air` or `.metallib` file, failing on
+/// the first module that fails. `llvm_dis` is as in [`find_llvm_dis`].
+pub fn disassemble(path: &Path, llvm_dis: Option<&Path>) -> Result<Vec<Disassembled>, String> {
+    let tool = LlvmDis::new(find_llvm_dis(llvm_dis)?);
+    disassemble_each(path, &tool)?
+        .into_iter()
+        .map(|m| m.text.map(|text| Disassembled { name: m.name, text }))
+        .collect()
+}
+
+/// Disassembles every module of an `.air` or `.metallib` file. The outer
+/// error is for the file as a whole (unreadable, not bitcode, a damaged
+/// container); each module then succeeds or fails on its own.
+pub fn disassemble_each(path: &Path, tool: &LlvmDis) -> Result<Vec<ModuleResult>, String> {
+    let shown = path.display();
+    let source = crate::input::load(path).map_err(|e| format!("{shown}: {e}"))?;
+    let bytes = source.bytes();
+    let file_name = path
+        .file_name()
+        .map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
+
+    if metallib::is_metallib(bytes) {
+        let lib = metallib::Metallib::parse(bytes)
+            .map_err(|e| format!("{shown}: damaged metallib: {e}"))?;
+        return Ok(lib
+            .functions
+            .par_iter()
+            .map(|f| {
+                let name = format!("{file_name}:{}", f.name);
+                let text = tool.disassemble(f.module(), &name);
+                ModuleResult {
+                    kind: f.kind.map(|k| k.as_str()),
+                    name,
+                    text,
+                }
+            })
+            .collect());
+    }
+    if bytes.is_empty() {
+        return Err(format!("{shown}: empty file, no bitcode in it"));
+    }
+    if llvm_dis::is_bitcode(bytes) {
+        // Checked here so that a damaged wrapper gets a precise message
+        // rather than llvm-dis's.
+        llvm_dis::strip_wrapper(bytes).map_err(|e| format!("{shown}: {e}"))?;
+        let text = tool.disassemble(bytes, &file_name);
+        return Ok(vec![ModuleResult {
+            name: file_name,
+            kind: None,
+            text,
+        }]);
+    }
+    let head: Vec<String> = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    Err(format!(
+        "{shown}: neither AIR bitcode (0x0B17C0DE or BC\\xC0\\xDE) nor a metallib (MTLB): it \
+         starts with [{}]",
+        head.join(" ")
+    ))
+}
