@@ -151,9 +151,13 @@ fn every_kolinko_finding_shows_its_metal_line() {
         let line = src["line"].as_u64().unwrap() as usize;
         let source_text = std::fs::read_to_string(path).unwrap();
         let shown = source_text.lines().nth(line - 1).unwrap();
-        assert!(
-            text.contains(&format!("{line} | {shown}")),
-            "line {line} of {path} not shown"
-        );
+        // The source may have drifted from what was compiled (one roundUp
+        // location points at an empty line), so an empty line counts too.
+        let expected = if shown.trim().is_empty() {
+            format!("{line} |\n")
+        } else {
+            format!("{line} | {shown}")
+        };
+        assert!(text.contains(&expected), "line {line} of {path} not shown");
     }
 }

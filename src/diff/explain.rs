@@ -50,6 +50,9 @@ pub struct Step {
     pub site: Site,
     /// Opcode, integer width and constants: what pairs steps across sides.
     pub shape: String,
+    /// The opcodes its operands come from (through private memory), to
+    /// tell apart steps of one shape, e.g. the two `sext i32 to i64`.
+    pub context: String,
 }
 
 /// The anchor found for a finding, and the slice behind it.
@@ -160,6 +163,7 @@ fn anchored(a: &Analysis<'_>, fi: usize, l: &Looked<'_>, i: usize) -> Anchored {
         .map(|s| Step {
             site: site(a, fi, l, s),
             shape: shape(&a.module, &l.body.instructions[s]),
+            context: producers(&l.body, &l.du, s),
         })
         .collect();
     Anchored {
@@ -482,6 +486,35 @@ fn stores_into(body: &Body<'_>, du: &DefUse<'_>, a: usize) -> Vec<usize> {
     out
 }
 
+/// The opcodes the local operands of instruction `i` come from, sorted;
+/// a load from private memory stands for what was stored there (-O0).
+fn producers(body: &Body<'_>, du: &DefUse<'_>, i: usize) -> String {
+    let Some(inst) = body.instructions.get(i) else {
+        return String::new();
+    };
+    let mut out: Vec<&str> = Vec::new();
+    for o in &inst.operands {
+        let name = match du.def_of(&o.value) {
+            Some(Def::Param(_)) => "argument",
+            Some(Def::Inst(d)) => {
+                let mut d = d;
+                if let Some(x) = body.instructions.get(d)
+                    && x.opcode == Opcode::Load
+                    && let Some(a) = x.operands.first().and_then(|p| alloca_root(body, du, &p.value))
+                    && let Some(&s) = stores_into(body, du, a).first()
+                {
+                    d = s;
+                }
+                body.instructions.get(d).map_or("?", |x| x.opcode.name())
+            }
+            None => continue,
+        };
+        out.push(name);
+    }
+    out.sort_unstable();
+    out.join(", ")
+}
+
 /// What pairs two steps across sides: opcode, integer width and constant
 /// operands (flags and value names differ between -O0 and -O2).
 fn shape(module: &Module<'_>, inst: &Instruction<'_>) -> String {
@@ -516,36 +549,49 @@ fn shape(module: &Module<'_>, inst: &Instruction<'_>) -> String {
     s
 }
 
-/// Pairs the steps of `a` and `b` by shape: first those placed alike (same
-/// conditionality and loop depth), then the rest in program order.
+/// Pairs the steps of `a` and `b`: first those of the same shape whose
+/// operands come from the same kinds of instruction, then those of the
+/// same shape; at each level first those placed alike (same
+/// conditionality and loop depth), then the rest in program order. Slices
+/// are capped, so the quadratic search within a group stays small.
 pub fn compare(a: &[Step], b: &[Step]) -> Comparison {
-    let mut by_shape: FxHashMap<&str, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
-    for (i, s) in a.iter().enumerate() {
-        by_shape.entry(&s.shape).or_default().0.push(i);
-    }
-    for (i, s) in b.iter().enumerate() {
-        by_shape.entry(&s.shape).or_default().1.push(i);
-    }
     let placed = |s: &Step| (s.site.conditional, s.site.loop_depth);
     let mut out = Comparison::default();
     let mut used_a = vec![false; a.len()];
     let mut used_b = vec![false; b.len()];
     let mut moved: Vec<(usize, usize)> = Vec::new();
-    for (xs, ys) in by_shape.values() {
-        for &x in xs {
-            if let Some(&y) = ys.iter().find(|&&y| !used_b[y] && placed(&a[x]) == placed(&b[y])) {
-                used_a[x] = true;
-                used_b[y] = true;
+    for with_context in [true, false] {
+        let key = |s: &Step| {
+            if with_context {
+                format!("{} <- {}", s.shape, s.context)
+            } else {
+                s.shape.clone()
             }
+        };
+        let mut groups: FxHashMap<String, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
+        for (i, s) in a.iter().enumerate().filter(|(i, _)| !used_a[*i]) {
+            groups.entry(key(s)).or_default().0.push(i);
         }
-        for &x in xs {
-            if used_a[x] {
-                continue;
-            }
-            if let Some(&y) = ys.iter().find(|&&y| !used_b[y]) {
-                used_a[x] = true;
-                used_b[y] = true;
-                moved.push((x, y));
+        for (i, s) in b.iter().enumerate().filter(|(i, _)| !used_b[*i]) {
+            groups.entry(key(s)).or_default().1.push(i);
+        }
+        for same_place in [true, false] {
+            for (xs, ys) in groups.values() {
+                for &x in xs {
+                    if used_a[x] {
+                        continue;
+                    }
+                    let partner = ys
+                        .iter()
+                        .find(|&&y| !used_b[y] && (!same_place || placed(&a[x]) == placed(&b[y])));
+                    if let Some(&y) = partner {
+                        used_a[x] = true;
+                        used_b[y] = true;
+                        if placed(&a[x]) != placed(&b[y]) {
+                            moved.push((x, y));
+                        }
+                    }
+                }
             }
         }
     }
