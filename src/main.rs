@@ -9,6 +9,8 @@ use std::process::ExitCode;
 enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning; URIs relative to the current directory.
+    Sarif,
 }
 
 /// The least severe finding that makes the exit code 1.
@@ -202,6 +204,7 @@ fn main() -> ExitCode {
     let out = match args.format {
         Format::Text => report::text::render(&files, args.color.enabled(), args.show_suppressed),
         Format::Json => report::json::render(&files),
+        Format::Sarif => report::sarif::render(&files, &rules, None),
     };
     if print(&out) != ExitCode::SUCCESS {
         return ExitCode::from(2);

@@ -285,6 +285,17 @@ fn analyze<'a>(
         }
         let du = DefUse::build(function, &body);
         let cf = ControlFlow::of(&body);
+        // LLVM rejects a branch to a label no block has; without this the
+        // edge would vanish silently and change what counts as conditional.
+        for missing in &cf.cfg.missing {
+            diagnostics.push(Diagnostic::error(
+                missing.line,
+                format!(
+                    "branch to undefined label %{} in @{}",
+                    missing.label, function.name
+                ),
+            ));
+        }
         let params = match entries.get(&fi) {
             Some(&e) => entry_params(&ctx, module, e, function),
             None => passed[fi]

@@ -9,7 +9,6 @@
 //! Lines are found by searching the fixture for the instruction, so the
 //! facts do not hang on line numbers typed by hand.
 //!
-//! Tests marked `#[ignore = "analyzer bug: ..."]` state what the analyzer
 //! should do and currently does not; `cargo test --test rules -- --ignored`
 //! runs them. Snapshots are made with `INSTA_UPDATE=always cargo test --test
 //! rules` and read before they are committed.
@@ -492,10 +491,6 @@ fn divide_by_indexed_memory_fires_varying() {
 /// The divisor is the loaded value: it must be named by the memory it is
 /// read from, not by the thread id that indexes it.
 #[test]
-#[ignore = "analyzer bug: a divisor loaded from device/threadgroup memory at a thread-indexed \
-            address is named by its index builtin (thread_position_in_grid, \
-            threadgroup_position_in_grid, thread_index_in_threadgroup) with kind builtin, \
-            instead of the buffer (b, shmem, bins) with kind memory"]
 fn divide_by_indexed_memory_names_the_memory() {
     let name = "divide_varying_indexed_memory.ll";
     let v = json(name);

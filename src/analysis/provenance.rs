@@ -715,9 +715,11 @@ impl<'a> Walker<'_, 'a> {
             }
             PtrRoot::Unknown => Provenance::of(Sources::UNKNOWN),
         };
+        // The index decides which element, not what the value is: keep
+        // its sources (a thread-varying index makes the value varying) but
+        // not its names, so the finding names the memory.
         if index.sources.0 != 0 {
-            index.arg = None;
-            p.join(&index);
+            p.join(&Provenance::of(index.sources));
         }
         p
     }

@@ -351,7 +351,8 @@ fn read_function_list<'a>(
             ),
         );
     }
-    let mut functions = Vec::with_capacity(count as usize);
+    // Grows as groups are read; a large count only costs what it proves.
+    let mut functions = Vec::with_capacity((count as usize).min(1024));
     let mut pos = first;
     for index in 0..count as usize {
         let (f, next) = read_function(d, header, index, pos, list_end)?;

@@ -4,21 +4,23 @@
 //! The API a scan calls:
 //!
 //! - [`BinaryInput::from_path`]: is this path one of ours (by extension)?
-//! - [`find_llvm_dis`]: resolve `--llvm-dis` or search the machine once, so
-//!   that a missing tool is reported once, up front.
-//! - [`disassemble`]: one [`Disassembled`] per module: an `.air` gives one,
-//!   a metallib one per function, named `mlx.metallib:gemm_...` so findings
-//!   can name the library and the function. All or nothing.
-//! - [`disassemble_each`]: the same, with one result per module, so that a
-//!   function llvm-dis cannot read costs that function only.
+//! - [`find_llvm_dis`]: resolves `--llvm-dis` or searches the machine; call
+//!   it once up front, so that a missing tool is reported once.
+//! - [`disassemble`]: one [`Disassembled`] per module (an `.air` gives one,
+//!   a metallib one per function), named `mlx.metallib:gemm_...` so that
+//!   findings can name the library and the function. All or nothing.
+//! - [`disassemble_each`]: the same with one result per module, so that a
+//!   function llvm-dis cannot read costs that function only; it takes an
+//!   [`LlvmDis`] (path, timeout, output cap) resolved once.
 //!
-//! The file's kind is decided by its first bytes, not its extension: `MTLB`
-//! is a metallib, `0x0B17C0DE` or `BC\xC0\xDE` is bitcode. The container is
-//! read natively ([`metallib`]); bitcode is handed to llvm-dis
-//! ([`llvm_dis`]), which must be new enough for the file (LLVM 14 cannot read
-//! some of Xcode 16's AIR; the error says so and names a newer llvm-dis when
-//! one is installed). A metallib's functions are disassembled in parallel
-//! on rayon's pool.
+//! A file's kind is decided by its first bytes, not its extension: `MTLB` is
+//! a metallib, `0x0B17C0DE` or `BC\xC0\xDE` is bitcode. The container is read
+//! natively ([`metallib`]). Bitcode goes to llvm-dis ([`llvm_dis`]), which
+//! must be new enough for the file: LLVM 14 fails on 2 of the corpus's 540
+//! modules, LLVM 19 reads them all. The error says when the LLVM is probably
+//! too old, and names a newer llvm-dis when one is installed. A metallib's
+//! functions are disassembled in parallel on rayon's pool: Iito's 382 take
+//! ~5 s on 2 cores.
 
 pub mod llvm_dis;
 pub mod metallib;

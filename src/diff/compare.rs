@@ -50,6 +50,9 @@ pub struct FindingChange {
 pub struct AnchorSides {
     /// e.g. "load i8 from `data` (address space 1)".
     pub what: String,
+    /// `address`: the finding's value feeds the address of `what`;
+    /// `instruction`: `what` is the finding's instruction itself.
+    pub role: &'static str,
     /// Where that anchor sits in a, and in b (the other side may have
     /// none, or several).
     pub a: Vec<Site>,
@@ -184,7 +187,10 @@ pub fn rows(rules: &RuleSet, a: &KernelStats, b: &KernelStats) -> (Vec<Row>, Vec
             b: b.metrics.0[i],
         })
         .collect();
-    let (ca, cb) = (rule_counts(rules, &a.findings), rule_counts(rules, &b.findings));
+    let (ca, cb) = (
+        rule_counts(rules, &a.findings),
+        rule_counts(rules, &b.findings),
+    );
     let findings = rules
         .rules
         .iter()
@@ -279,18 +285,20 @@ pub fn kernel(
     let anchors_a = explain::anchors_of(a, &at_a);
     let anchors_b = explain::anchors_of(b, &at_b);
     let ids = |xs: &[Option<(Site, Anchored)>]| -> FxHashSet<String> {
-        xs.iter().flatten().map(|(_, x)| x.identity.clone()).collect()
+        xs.iter()
+            .flatten()
+            .map(|(_, x)| x.identity.clone())
+            .collect()
     };
     let in_b = explain::find_anchors(b, &functions_b, &ids(&anchors_a));
     let in_a = explain::find_anchors(a, &functions_a, &ids(&anchors_b));
 
-    for (k, f) in found_a.iter().enumerate() {
-        let anchor = anchors_a.get(k).cloned().flatten();
-        out.removed.push(change(a, f, &at_a[k], anchor, &in_b, Side::A));
+    for ((f, at), anchor) in found_a.iter().zip(&at_a).zip(anchors_a) {
+        out.removed.push(change(a, f, at, anchor, &in_b, Side::A));
     }
-    for (k, f) in found_b.iter().enumerate() {
-        let anchor = anchors_b.get(k).cloned().flatten();
-        out.introduced.push(change(b, f, &at_b[k], anchor, &in_a, Side::B));
+    for ((f, at), anchor) in found_b.iter().zip(&at_b).zip(anchors_b) {
+        out.introduced
+            .push(change(b, f, at, anchor, &in_a, Side::B));
     }
     Some(out)
 }
@@ -363,6 +371,11 @@ fn change(
         message: f.message.clone(),
         site,
         anchor: Some(AnchorSides {
+            role: if anchor.access {
+                "address"
+            } else {
+                "instruction"
+            },
             what: anchor.identity,
             a: sa,
             b: sb,

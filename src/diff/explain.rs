@@ -61,6 +61,9 @@ pub struct Anchored {
     /// What the anchor is, e.g. "load i8 from `data`"; equal strings are
     /// equivalent anchors.
     pub identity: String,
+    /// The anchor is a memory access the finding's value is an address
+    /// of; otherwise it is the finding's instruction itself.
+    pub access: bool,
     pub site: Site,
     pub slice: Vec<Step>,
 }
@@ -166,8 +169,15 @@ fn anchored(a: &Analysis<'_>, fi: usize, l: &Looked<'_>, i: usize) -> Anchored {
             context: producers(&l.body, &l.du, s),
         })
         .collect();
+    let access = l.body.instructions.get(i).is_some_and(|x| {
+        matches!(
+            x.opcode,
+            Opcode::Load | Opcode::Store | Opcode::AtomicRmw | Opcode::CmpXchg
+        )
+    });
     Anchored {
         identity: identity(a, l, i),
+        access,
         site: site(a, fi, l, i),
         slice,
     }
@@ -224,9 +234,10 @@ fn identity(a: &Analysis<'_>, l: &Looked<'_>, i: usize) -> String {
             inst.operands.first().map_or(inst.ty, |o| o.ty),
             inst.operands.get(1),
         )),
-        Opcode::AtomicRmw | Opcode::CmpXchg => {
-            Some((inst.operands.get(1).map_or(inst.ty, |o| o.ty), inst.operands.first()))
-        }
+        Opcode::AtomicRmw | Opcode::CmpXchg => Some((
+            inst.operands.get(1).map_or(inst.ty, |o| o.ty),
+            inst.operands.first(),
+        )),
         _ => None,
     };
     if let Some((ty, Some(ptr))) = access {
@@ -236,8 +247,16 @@ fn identity(a: &Analysis<'_>, l: &Looked<'_>, i: usize) -> String {
             .arg
             .and_then(|r| a.ctx.argument(r))
             .and_then(|arg| arg.name.map(|n| format!("`{n}`")))
-            .or_else(|| p.origin_of(OriginKind::Memory).map(|o| format!("`{}`", o.name)))
+            .or_else(|| {
+                p.origin_of(OriginKind::Memory)
+                    .map(|o| format!("`{}`", o.name))
+            })
             .or_else(|| global_root(&l.body, &l.du, &ptr.value).map(|g| format!("@{g}")))
+            .or_else(|| {
+                let a = alloca_root(&l.body, &l.du, &ptr.value)?;
+                let t = l.body.instructions.get(a)?.elem_ty?;
+                Some(format!("a private `{}`", types.display(t)))
+            })
             .unwrap_or_else(|| "an unnamed pointer".to_string());
         let what = match inst.opcode {
             Opcode::Load => "load",
@@ -394,9 +413,12 @@ fn slice(module: &Module<'_>, body: &Body<'_>, du: &DefUse<'_>, anchor: usize) -
         return Vec::new();
     };
     let starts: Vec<&Value<'_>> = match inst.opcode {
-        Opcode::Load | Opcode::AtomicRmw | Opcode::CmpXchg => {
-            inst.operands.first().map(|o| &o.value).into_iter().collect()
-        }
+        Opcode::Load | Opcode::AtomicRmw | Opcode::CmpXchg => inst
+            .operands
+            .first()
+            .map(|o| &o.value)
+            .into_iter()
+            .collect(),
         Opcode::Store => inst.operands.get(1).map(|o| &o.value).into_iter().collect(),
         _ => inst.operands.iter().map(|o| &o.value).collect(),
     };
@@ -433,7 +455,9 @@ fn slice(module: &Module<'_>, body: &Body<'_>, du: &DefUse<'_>, anchor: usize) -
                 else {
                     continue;
                 };
-                let stored = stores_of.entry(a).or_insert_with(|| stores_into(body, du, a));
+                let stored = stores_of
+                    .entry(a)
+                    .or_insert_with(|| stores_into(body, du, a));
                 work.extend(stored.iter().copied());
             }
             // Code-free pointer casts: followed, not listed.
@@ -476,8 +500,7 @@ fn stores_into(body: &Body<'_>, du: &DefUse<'_>, a: usize) -> Vec<usize> {
                 && s.operands
                     .get(1)
                     .is_some_and(|o| o.value == Value::Local(name));
-            if into
-                && let Some(Def::Inst(d)) = s.operands.first().and_then(|o| du.def_of(&o.value))
+            if into && let Some(Def::Inst(d)) = s.operands.first().and_then(|o| du.def_of(&o.value))
             {
                 out.push(d);
             }
@@ -500,7 +523,10 @@ fn producers(body: &Body<'_>, du: &DefUse<'_>, i: usize) -> String {
                 let mut d = d;
                 if let Some(x) = body.instructions.get(d)
                     && x.opcode == Opcode::Load
-                    && let Some(a) = x.operands.first().and_then(|p| alloca_root(body, du, &p.value))
+                    && let Some(a) = x
+                        .operands
+                        .first()
+                        .and_then(|p| alloca_root(body, du, &p.value))
                     && let Some(&s) = stores_into(body, du, a).first()
                 {
                     d = s;
@@ -645,7 +671,8 @@ pub fn render(module: &Module<'_>, inst: &Instruction<'_>) -> String {
             _ => "…".into(),
         }
     };
-    let operand = |o: &crate::ir::Operand<'_>| format!("{} {}", types.display(o.ty), value(&o.value));
+    let operand =
+        |o: &crate::ir::Operand<'_>| format!("{} {}", types.display(o.ty), value(&o.value));
     let mut s = String::new();
     if let Some(r) = inst.result {
         s.push_str(&format!("%{r} = "));

@@ -212,8 +212,9 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
     // work as summing each kernel's closure, done once per (function, kernel).
     let mut kernels: Vec<KernelStats> = Vec::new();
     let mut slot_of_entry: FxHashMap<usize, usize> = FxHashMap::default();
+    let mut named: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     for (e, ep) in ctx.air.entry_points.iter().enumerate() {
-        if ep.stage != "kernel" || kernels.iter().any(|k| k.name == ep.name) {
+        if ep.stage != "kernel" || !named.insert(ep.name) {
             continue;
         }
         slot_of_entry.insert(e, kernels.len());
@@ -283,8 +284,8 @@ fn count(
                     .map_or(Class::Unknown, |d| prov.value(du, &d.value).class());
                 Some(DIVIDES + divide_slot(class))
             }
-            FNeg | FAdd | FSub | FMul | FDiv | FRem | FCmp | FPTrunc | FPExt | FPToUI
-            | FPToSI | UIToFP | SIToFP => Some(FLOAT_ALU),
+            FNeg | FAdd | FSub | FMul | FDiv | FRem | FCmp | FPTrunc | FPExt | FPToUI | FPToSI
+            | UIToFP | SIToFP => Some(FLOAT_ALU),
             Load => Some(LOADS + space_slot(types, inst.operands.first())),
             Store => Some(STORES + space_slot(types, inst.operands.get(1))),
             AtomicRmw | CmpXchg => Some(ATOMICS),

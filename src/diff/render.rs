@@ -3,7 +3,7 @@
 
 use super::DiffReport;
 use super::compare::{FindingChange, KernelDiff, OneSided, Row, Total};
-use super::explain::Site;
+use super::explain::{Moved, Site};
 use super::metrics::{INSTRUCTIONS, METRICS};
 use serde_json::{Map, Value, json};
 use std::fmt::Write;
@@ -14,13 +14,26 @@ const MAX_LISTED: usize = 8;
 
 fn percent(p: Option<f64>) -> String {
     match p {
+        Some(0.0) => "0.00%".to_string(),
         Some(p) => format!("{p:+.2}%"),
         None => "n/a".to_string(),
     }
 }
 
+/// Percent rounded to two decimals, as the text shows it.
+fn percent_json(p: Option<f64>) -> Value {
+    match p {
+        Some(p) => json!((p * 100.0).round() / 100.0),
+        None => Value::Null,
+    }
+}
+
 fn signed(n: i64) -> String {
-    if n > 0 { format!("+{n}") } else { n.to_string() }
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
 }
 
 fn plural(n: usize) -> &'static str {
@@ -36,7 +49,7 @@ fn kernel_name(file: &str, name: &str) -> String {
 }
 
 /// Rows to show: all that are non-zero on some side, or only the changed.
-fn shown<'r>(rows: &'r [Row], changes_only: bool) -> impl Iterator<Item = &'r Row> {
+fn shown(rows: &[Row], changes_only: bool) -> impl Iterator<Item = &Row> {
     rows.iter().filter(move |r| {
         if changes_only {
             r.a != r.b
@@ -67,6 +80,9 @@ fn table(out: &mut String, rows: &[(String, &Row)]) {
 }
 
 fn place(s: &Site) -> String {
+    if s.block.is_empty() {
+        return format!("@{} line {}", s.function, s.line);
+    }
     let mut p = format!(
         "@{} line {}, block {} ({}",
         s.function,
@@ -113,7 +129,11 @@ fn finding_change(out: &mut String, c: &FindingChange, introduced: bool) {
         let _ = writeln!(out, "    {}", c.message);
         return;
     };
-    let _ = writeln!(out, "    the computation reaches: {}", an.what);
+    if an.role == "address" {
+        let _ = writeln!(out, "    its value feeds the address of: {}", an.what);
+    } else {
+        let _ = writeln!(out, "    the same instruction on each side: {}", an.what);
+    }
     for (name, list) in [("a", &an.a), ("b", &an.b)] {
         if list.is_empty() {
             let _ = writeln!(out, "      {name}: none");
@@ -126,7 +146,24 @@ fn finding_change(out: &mut String, c: &FindingChange, introduced: bool) {
     hows.dedup();
     for how in hows {
         let moved: Vec<_> = cmp.moved.iter().filter(|m| m.how == how).collect();
-        let _ = writeln!(out, "    moved {how} (a -> b):");
+        let blocks = |side: fn(&Moved) -> &Site| {
+            let mut v: Vec<&str> = Vec::new();
+            for m in &moved {
+                let b = side(m).block.as_str();
+                if !v.contains(&b) {
+                    v.push(b);
+                }
+            }
+            v.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "    moved {how}: {} step{} from block {} (a) to block {} (b):",
+            moved.len(),
+            plural(moved.len()),
+            blocks(|m| &m.a),
+            blocks(|m| &m.b)
+        );
         for m in moved.iter().take(MAX_LISTED) {
             let _ = writeln!(out, "      a: {}: {}", place(&m.a), m.a.instruction);
             let _ = writeln!(out, "      b: {}: {}", place(&m.b), m.b.instruction);
@@ -293,7 +330,7 @@ fn row_json(r: &Row) -> Value {
         "a": r.a,
         "b": r.b,
         "change": r.change(),
-        "percent": r.percent(),
+        "percent": percent_json(r.percent()),
     })
 }
 
@@ -318,7 +355,7 @@ fn totals_json(totals: &[Total], changes_only: bool) -> Value {
                 "a": t.a,
                 "b": t.b,
                 "change": row.change(),
-                "percent": row.percent(),
+                "percent": percent_json(row.percent()),
                 "helped": t.helped,
                 "hurt": t.hurt,
                 "affected_a": t.affected_a,

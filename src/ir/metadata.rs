@@ -2,7 +2,7 @@
 //! (DILocation, DISubprogram, DIFile, DICompileUnit), and everything else
 //! kept generic as a kind plus named fields.
 
-use super::model::Operand;
+use super::model::Value;
 
 /// Metadata ids above this are refused: they would only come from broken or
 /// hostile input, and the table is indexed by id.
@@ -17,8 +17,8 @@ pub enum MetaOperand<'a> {
     Str(&'a str),
     /// `null`
     Null,
-    /// A typed value: `i32 0`, `void (...)* @kernel`.
-    Value(Operand<'a>),
+    /// A typed value, type dropped: `i32 0`, `void (...)* @kernel`.
+    Value(Value<'a>),
     /// An inline node: `!{...}`, `!DIExpression()`.
     Node(Box<MetaNode<'a>>),
     /// An untyped integer field such as `line: 12`.
@@ -50,7 +50,7 @@ impl<'a> MetaOperand<'a> {
     pub fn as_int(&self) -> Option<i64> {
         match self {
             MetaOperand::Int(v) => Some(*v),
-            MetaOperand::Value(op) => match op.value {
+            MetaOperand::Value(v) => match *v {
                 super::model::Value::Int(v) => Some(v),
                 super::model::Value::Bool(b) => Some(b as i64),
                 _ => None,
@@ -62,7 +62,7 @@ impl<'a> MetaOperand<'a> {
     /// The global a typed operand names (`void (...)* @kernel` gives `kernel`).
     pub fn as_global(&self) -> Option<&'a str> {
         match self {
-            MetaOperand::Value(op) => global_of(&op.value),
+            MetaOperand::Value(v) => global_of(v),
             _ => None,
         }
     }
@@ -188,47 +188,104 @@ impl<'a> MetaNode<'a> {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct MetaEntry<'a> {
-    pub node: MetaNode<'a>,
+/// Where a node was defined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MetaEntry {
     pub distinct: bool,
     pub line: u32,
 }
 
+/// One numbered node: where its text is, and the node once asked for.
+#[derive(Debug)]
+struct Slot<'a> {
+    start: usize,
+    len: u32,
+    line: u32,
+    distinct: bool,
+    node: std::cell::OnceCell<Option<Box<MetaNode<'a>>>>,
+}
+
 /// Numbered metadata of a module, indexed by id.
+///
+/// Nodes are parsed when first asked for, and kept from then on. The
+/// reader has already parsed each once to report errors; keeping only its
+/// place makes a module's metadata cost ~32 bytes a node until used (debug
+/// info and alias scopes are most of a large module's metadata, and most of
+/// it is never looked at).
 #[derive(Debug, Default)]
 pub struct MetadataTable<'a> {
-    entries: Vec<Option<MetaEntry<'a>>>,
+    text: &'a str,
+    slots: Vec<Option<Slot<'a>>>,
+    /// Types met while parsing nodes on demand (`void (...)* @f` operands).
+    scratch_types: std::cell::RefCell<super::types::TypeTable<'a>>,
+    count: usize,
 }
 
 impl<'a> MetadataTable<'a> {
-    /// Stores node `id`; returns false when the id is out of range.
-    pub fn insert(&mut self, id: u32, entry: MetaEntry<'a>) -> bool {
+    /// A table over `text`, the module text the node ranges index.
+    pub fn new(text: &'a str) -> Self {
+        MetadataTable {
+            text,
+            ..Default::default()
+        }
+    }
+
+    /// Records node `id` at `range` of the text; returns false when the id is out of range.
+    pub fn insert(
+        &mut self,
+        id: u32,
+        range: std::ops::Range<usize>,
+        line: u32,
+        distinct: bool,
+    ) -> bool {
         if id > MAX_METADATA_ID {
             return false;
         }
         let i = id as usize;
-        if i >= self.entries.len() {
-            self.entries.resize_with(i + 1, || None);
+        if i >= self.slots.len() {
+            self.slots.resize_with(i + 1, || None);
         }
-        self.entries[i] = Some(entry);
+        if self.slots[i].is_none() {
+            self.count += 1;
+        }
+        let len = u32::try_from(range.len()).unwrap_or(u32::MAX);
+        self.slots[i] = Some(Slot {
+            start: range.start,
+            len,
+            line,
+            distinct,
+            node: Default::default(),
+        });
         true
     }
 
-    pub fn entry(&self, id: u32) -> Option<&MetaEntry<'a>> {
-        self.entries.get(id as usize)?.as_ref()
+    pub fn entry(&self, id: u32) -> Option<MetaEntry> {
+        let s = self.slots.get(id as usize)?.as_ref()?;
+        Some(MetaEntry {
+            distinct: s.distinct,
+            line: s.line,
+        })
     }
 
     pub fn get(&self, id: u32) -> Option<&MetaNode<'a>> {
-        self.entry(id).map(|e| &e.node)
+        let s = self.slots.get(id as usize)?.as_ref()?;
+        s.node
+            .get_or_init(|| {
+                let text = self.text.get(s.start..s.start + s.len as usize)?;
+                let mut types = self.scratch_types.try_borrow_mut().ok()?;
+                let mut p =
+                    super::parser::Parser::new(super::lexer::Lexer::new(text, s.line), &mut types);
+                p.parse_meta_node().ok().map(Box::new)
+            })
+            .as_deref()
     }
 
     pub fn len(&self) -> usize {
-        self.entries.iter().filter(|e| e.is_some()).count()
+        self.count
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.count == 0
     }
 
     /// The operands of tuple `id`.
@@ -293,13 +350,6 @@ impl<'a> MetadataTable<'a> {
             _ => None,
         }
     }
-
-    pub fn iter(&self) -> impl Iterator<Item = (u32, &MetaEntry<'a>)> {
-        self.entries
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| e.as_ref().map(|e| (i as u32, e)))
-    }
 }
 
 /// Decodes LLVM's `\XX` hex escapes in a string as printed.
@@ -342,5 +392,17 @@ mod tests {
         assert_eq!(unescape("plain"), "plain");
         assert_eq!(unescape("end\\"), "end\\");
         assert_eq!(unescape("x\\\\y"), "x\\y");
+    }
+}
+#[cfg(test)]
+mod lazy_tests {
+    #[test]
+    fn nodes_parse_on_demand() {
+        let m = crate::ir::read_module("!0 = !{i32 1, !\"x\"}\n!1 = distinct !{!0}\n");
+        assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+        assert_eq!(m.metadata.len(), 2);
+        assert_eq!(m.metadata.tuple(0).map(|t| t.len()), Some(2));
+        assert!(m.metadata.entry(1).unwrap().distinct);
+        assert_eq!(m.metadata.tuple(1).unwrap()[0].as_ref_id(), Some(0));
     }
 }

@@ -689,7 +689,7 @@ impl<'a, 't> Parser<'a, 't> {
             Tok::Punct(b'!') | Tok::MetaName(_) => {
                 Ok(MetaOperand::Node(Box::new(self.parse_meta_node()?)))
             }
-            _ => Ok(MetaOperand::Value(self.parse_operand()?)),
+            _ => Ok(MetaOperand::Value(self.parse_operand()?.value)),
         }
     }
 
@@ -788,7 +788,7 @@ impl<'a, 't> Parser<'a, 't> {
                 self.lx.next_token();
                 Ok(MetaOperand::Word(s))
             }
-            _ => Ok(MetaOperand::Value(self.parse_operand()?)),
+            _ => Ok(MetaOperand::Value(self.parse_operand()?.value)),
         }
     }
 

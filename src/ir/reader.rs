@@ -3,7 +3,6 @@
 //! scan for the closing brace) but parsed later, on demand, by `body`.
 
 use super::lexer::{Lexer, Tok};
-use super::metadata::MetaEntry;
 use super::model::{
     AttributeGroup, Diagnostic, Function, Global, Module, NamedMetadata, NamedStruct, Param,
 };
@@ -31,6 +30,7 @@ pub fn read_module(text: &str) -> Module<'_> {
     let mut module = Module {
         text,
         first_line,
+        metadata: super::metadata::MetadataTable::new(text),
         ..Module::default()
     };
     module.module_id = module_id(text);
@@ -165,19 +165,17 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>) -> PResult<()> {
         Tok::MetaRef(id) => {
             p.expect(b'=')?;
             let distinct = p.lx.eat_word("distinct");
-            let node = p.parse_meta_node()?;
+            // Read now so errors surface with their line, then dropped: the
+            // table keeps only where the node is and parses it again when
+            // asked, so metadata costs a few bytes per node, not its model.
+            let start = p.lx.offset();
+            drop(p.parse_meta_node()?);
+            let end = p.lx.last_end();
             let id: u32 = id.parse().map_err(|_| ParseError {
                 line: t.line,
                 message: format!("bad metadata id '!{id}'"),
             })?;
-            if !m.metadata.insert(
-                id,
-                MetaEntry {
-                    node,
-                    distinct,
-                    line: t.line,
-                },
-            ) {
+            if !m.metadata.insert(id, start..end, t.line, distinct) {
                 return p.error(t.line, format!("metadata id !{id} is too large"));
             }
         }

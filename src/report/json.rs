@@ -1,11 +1,20 @@
-//! The JSON report. Its shape is versioned by `SCHEMA_VERSION`; bump it on
-//! any change a dashboard could notice.
+//! The JSON report, for dashboards and other tools. Its shape is described
+//! by `docs/report.schema.json` and versioned by `SCHEMA_VERSION`; bump both
+//! on any change a dashboard could notice.
+//!
+//! The output depends only on the scan's input: files in the order the scan
+//! found them, findings in file order, and every map keyed and sorted, so two
+//! runs on the same input give the same bytes whatever `--jobs` is.
 
 use super::Totals;
+use crate::rules::{Finding, RuleSet, Severity};
 use crate::scan::FileReport;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
-pub const SCHEMA_VERSION: u32 = 1;
+/// 2: adds `summary`, and documents `fingerprint`, `suppressed` and
+/// `baseline_matched`.
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Serialize)]
 struct Tool {
@@ -18,10 +27,156 @@ struct Report<'r> {
     schema_version: u32,
     tool: Tool,
     files: &'r [FileReport],
-    findings: Vec<&'r crate::rules::Finding>,
+    findings: Vec<&'r Finding>,
+    summary: Summary,
     totals: Totals,
 }
 
+/// Findings counted per rule, per severity and per entry point.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Keyed by rule name; only rules with findings appear.
+    pub by_rule: BTreeMap<String, RuleSummary>,
+    pub by_severity: SeverityCounts,
+    /// Every entry point of every file read, sorted by file path then name.
+    pub by_kernel: Vec<KernelSummary>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SeverityCounts {
+    pub error: usize,
+    pub warning: usize,
+    pub note: usize,
+}
+
+impl SeverityCounts {
+    fn add(&mut self, s: Severity) {
+        match s {
+            Severity::Error => self.error += 1,
+            Severity::Warning => self.warning += 1,
+            Severity::Note => self.note += 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleSummary {
+    pub rule_id: String,
+    pub category: String,
+    pub count: usize,
+    pub by_severity: SeverityCounts,
+    /// Findings inside a loop: their cost repeats per trip, which no
+    /// estimate here counts.
+    pub in_loops: usize,
+    /// The rule's `cycles` figure: the cost of one execution of a flagged
+    /// instruction. `None` when the rule has none.
+    pub cycles_per_execution: Option<u32>,
+    /// `count` × `cycles_per_execution`: for ranking rules, not a runtime.
+    pub estimated_cycles: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KernelSummary {
+    pub path: String,
+    pub name: String,
+    pub stage: String,
+    /// Findings in the entry point or in a function it calls.
+    pub findings: usize,
+    pub in_loops: usize,
+    pub by_severity: SeverityCounts,
+    /// Finding counts keyed by rule name.
+    pub by_rule: BTreeMap<String, usize>,
+    /// Sum of `cycles_per_execution` over the findings that reach the entry
+    /// point: each flagged instruction once per thread, loop trips and
+    /// repeated calls not counted, so a lower bound.
+    pub estimated_cycles_per_thread: u64,
+}
+
+impl KernelSummary {
+    fn new(path: &str, name: &str, stage: &str) -> Self {
+        KernelSummary {
+            path: path.to_string(),
+            name: name.to_string(),
+            stage: stage.to_string(),
+            findings: 0,
+            in_loops: 0,
+            by_severity: SeverityCounts::default(),
+            by_rule: BTreeMap::new(),
+            estimated_cycles_per_thread: 0,
+        }
+    }
+}
+
+/// The `cycles` figure of each built-in rule, by rule name.
+///
+/// `Finding` does not carry its rule's figure and `render` is not given the
+/// rule set in force, so figures come from the built-in patterns: a rule
+/// loaded with `--patterns` has none here.
+pub fn builtin_cycles() -> BTreeMap<String, u32> {
+    RuleSet::builtin()
+        .rules
+        .iter()
+        .filter_map(|r| Some((r.pattern.name.clone(), r.pattern.cycles?)))
+        .collect()
+}
+
+/// Counts the findings of `files` per rule, severity and entry point, with
+/// cycle figures from `cycles` (rule name to cost per execution).
+pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summary {
+    let mut summary = Summary::default();
+    let mut kernels: BTreeMap<(String, String), KernelSummary> = BTreeMap::new();
+    for file in files {
+        for entry in file.kernels.iter().chain(&file.shaders) {
+            let Some(name) = entry["name"].as_str() else {
+                continue;
+            };
+            let stage = entry["stage"].as_str().unwrap_or("kernel");
+            kernels
+                .entry((file.path.clone(), name.to_string()))
+                .or_insert_with(|| KernelSummary::new(&file.path, name, stage));
+        }
+        for f in &file.findings {
+            let figure = cycles.get(&f.rule).copied();
+            let looped = usize::from(f.loop_depth > 0);
+            summary.by_severity.add(f.severity);
+            let r = summary
+                .by_rule
+                .entry(f.rule.clone())
+                .or_insert_with(|| RuleSummary {
+                    rule_id: f.rule_id.clone(),
+                    category: f.category.clone(),
+                    count: 0,
+                    by_severity: SeverityCounts::default(),
+                    in_loops: 0,
+                    cycles_per_execution: figure,
+                    estimated_cycles: figure.map(|_| 0),
+                });
+            r.count += 1;
+            r.in_loops += looped;
+            r.by_severity.add(f.severity);
+            if let (Some(total), Some(c)) = (&mut r.estimated_cycles, figure) {
+                *total += u64::from(c);
+            }
+            let mut reached: Vec<&String> = f.kernels.iter().collect();
+            reached.sort();
+            reached.dedup();
+            for k in reached {
+                let ks = kernels
+                    .entry((file.path.clone(), k.clone()))
+                    .or_insert_with(|| KernelSummary::new(&file.path, k, "kernel"));
+                ks.findings += 1;
+                ks.in_loops += looped;
+                ks.by_severity.add(f.severity);
+                *ks.by_rule.entry(f.rule.clone()).or_insert(0) += 1;
+                ks.estimated_cycles_per_thread += u64::from(figure.unwrap_or(0));
+            }
+        }
+    }
+    summary.by_kernel = kernels.into_values().collect();
+    summary
+}
+
+/// Renders the whole report as pretty-printed JSON, ending in a newline.
 pub fn render(files: &[FileReport]) -> String {
     let report = Report {
         schema_version: SCHEMA_VERSION,
@@ -31,10 +186,50 @@ pub fn render(files: &[FileReport]) -> String {
         },
         files,
         findings: files.iter().flat_map(|f| &f.findings).collect(),
+        summary: summarize(files, &builtin_cycles()),
         totals: Totals::of(files),
     };
     let mut out =
         serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_KERNELS: &str = include_str!("../../testdata/rules/divide_helpers.ll");
+
+    fn helpers() -> FileReport {
+        crate::scan::scan_text("h.ll".into(), TWO_KERNELS, &RuleSet::builtin())
+    }
+
+    #[test]
+    fn a_helper_counts_for_each_kernel_that_reaches_it() {
+        let s = summarize(&[helpers()], &builtin_cycles());
+        let r = &s.by_rule["divide-by-uniform"];
+        assert_eq!((r.count, r.by_severity.warning, r.in_loops), (1, 1, 0));
+        assert_eq!(r.cycles_per_execution, Some(730));
+        assert_eq!(r.estimated_cycles, Some(730));
+        assert_eq!(s.by_severity.warning, 1);
+        let names: Vec<&str> = s.by_kernel.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["kernel_a", "kernel_b"]);
+        for k in &s.by_kernel {
+            assert_eq!((k.findings, k.estimated_cycles_per_thread), (1, 730));
+            assert_eq!(k.by_rule["divide-by-uniform"], 1);
+        }
+    }
+
+    #[test]
+    fn a_rule_without_a_figure_has_no_estimate() {
+        let s = summarize(&[helpers()], &BTreeMap::new());
+        let r = &s.by_rule["divide-by-uniform"];
+        assert_eq!((r.cycles_per_execution, r.estimated_cycles), (None, None));
+        assert!(
+            s.by_kernel
+                .iter()
+                .all(|k| k.estimated_cycles_per_thread == 0)
+        );
+    }
 }

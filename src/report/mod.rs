@@ -1,6 +1,7 @@
 //! Turning scan results into output: `text` for people, `json` for tools.
 
 pub mod json;
+pub mod sarif;
 pub mod snippets;
 pub mod text;
 

@@ -7,24 +7,32 @@ use crate::rules::{Finding, Severity};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::collections::HashMap;
 
-/// Reads each file once; a file that cannot be read is remembered as such.
+/// Reads each file once and indexes its line starts, so a line is found in
+/// constant time however many findings a large file has.
 #[derive(Default)]
 pub struct Files {
-    cache: HashMap<String, Option<String>>,
+    cache: HashMap<String, Option<(String, Vec<usize>)>>,
 }
 
 impl Files {
     /// Line `line` (1-based) of `path`, without its newline.
     pub fn line(&mut self, path: &str, line: u32) -> Option<String> {
-        let text = self.cache.entry(path.to_string()).or_insert_with(|| {
-            std::fs::read(path)
-                .ok()
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-        });
-        text.as_deref()?
-            .lines()
-            .nth(line.checked_sub(1)? as usize)
-            .map(str::to_string)
+        let (text, starts) = self
+            .cache
+            .entry(path.to_string())
+            .or_insert_with(|| {
+                let text = String::from_utf8_lossy(&std::fs::read(path).ok()?).into_owned();
+                let starts = std::iter::once(0)
+                    .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+                    .collect();
+                Some((text, starts))
+            })
+            .as_ref()?;
+        let i = line.checked_sub(1)? as usize;
+        let start = *starts.get(i)?;
+        let end = starts.get(i + 1).map_or(text.len(), |e| e - 1);
+        text.get(start..end)
+            .map(|l| l.trim_end_matches('\r').to_string())
     }
 }
 

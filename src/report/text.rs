@@ -158,7 +158,12 @@ fn entry_point(out: &mut String, ep: &Value) {
                     let _ = write!(line, " {t}");
                 }
                 if let Some(i) = a["location_index"].as_u64() {
-                    let _ = write!(line, " [[buffer({i})]]");
+                    let attr = if a["address_space"].as_u64() == Some(3) {
+                        "threadgroup"
+                    } else {
+                        "buffer"
+                    };
+                    let _ = write!(line, " [[{attr}({i})]]");
                 }
             }
         }

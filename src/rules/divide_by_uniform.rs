@@ -64,6 +64,7 @@ impl RuleHook for DivideByUniform {
                     cost_notes(m, bits)
                 ),
                 evidence,
+                help: Some("Divide by the literal 32 (or shift right by 5): threads_per_simdgroup is 32 on every Apple GPU.".into()),
             });
         }
         let what = match origin.kind {
@@ -79,6 +80,7 @@ impl RuleHook for DivideByUniform {
                 cost_notes(m, bits)
             ),
             evidence,
+            help: None,
         })
     }
 }

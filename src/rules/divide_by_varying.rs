@@ -43,6 +43,7 @@ impl RuleHook for DivideByVarying {
                 cost_notes(m, bits)
             ),
             evidence,
+            help: None,
         })
     }
 }

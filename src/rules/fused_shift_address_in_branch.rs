@@ -51,6 +51,7 @@ impl RuleHook for FusedShiftAddressInBranch {
                 "confirmed": confirmed,
                 "chain_lines": chain_lines,
             }),
+            help: None,
         })
     }
 }

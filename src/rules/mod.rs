@@ -44,6 +44,8 @@ pub trait RuleHook: Sync {
 pub struct Description {
     pub message: String,
     pub evidence: serde_json::Value,
+    /// Replaces the pattern's fix when this match needs other advice.
+    pub help: Option<String>,
 }
 
 fn hooks() -> [&'static dyn RuleHook; 3] {
@@ -277,6 +279,7 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
                 None => Description {
                     message: rule.pattern.summary.clone(),
                     evidence: serde_json::json!({}),
+                    help: None,
                 },
             };
             out.push(Finding {
@@ -285,7 +288,9 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
                 severity: rule.pattern.severity,
                 category: rule.pattern.category.clone(),
                 message: description.message,
-                help: first_paragraph(&rule.pattern.fix),
+                help: description
+                    .help
+                    .unwrap_or_else(|| first_paragraph(&rule.pattern.fix)),
                 path: path.to_string(),
                 function: ctx.function.name.to_string(),
                 kernels: ctx.kernels.iter().map(|k| k.to_string()).collect(),

@@ -9,13 +9,13 @@
 ; where the MSL declares `q`. Value numbers are ours. Its -O2 form is
 ; ../O2/buggy.ll.
 ; The diff O0/buggy.ll -> O2/buggy.ll MUST show: kernel `buggy` changed;
-;   fused-shift-address-in-branch 0 -> 1, introduced in b on
-;   `mul i32 _, 536870907` in block %19 (conditional); both sides' `load i8`
-;   from `data` (here line 92 in block %70, conditional); `mul nsw i64 _,
-;   1717986919` moved into a conditional block (here line 72 in the entry
-;   block %4, unconditional); `mul nsw i32 5, _` / `sub` (lines 86-87) only
-;   in a, `mul i32 _, 536870907` only in b. Fewer allocas and loads from
-;   thread memory (as 0) at -O2.
+;   fused-shift-address-in-branch 0 -> 1, introduced in b on `mul i32 _,
+;   536870907` in block %19 (conditional); the `load i8` from `data` on both
+;   sides (here line 118, block %66, conditional); the fast_idiv (`mul nsw i64
+;   _, 1717986919`, here line 95 in block %33, which no branch controls)
+;   moved into conditional block %19; `mul nsw i32 5, _` and `sub` (lines
+;   113-114) only in a, `mul i32 _, 536870907` only in b; fewer instructions,
+;   allocas and thread-memory (as 0) loads and stores at -O2.
 source_filename = "metalbug_reproducer.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"

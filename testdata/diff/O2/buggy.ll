@@ -9,10 +9,10 @@
 ; testdata/rules/fused_shift_buggy_typed.ll (value numbers are ours); its
 ; -O0 form is ../O0/buggy.ll.
 ; The diff O0/buggy.ll -> O2/buggy.ll MUST show: fused-shift-address-in-branch
-;   introduced here, on `%28 = mul i32 %27, 536870907` (line 50, block %19,
-;   conditional), reaching `%33 = load i8` from `data` (line 55); the fast_idiv
-;   (`mul nsw i64 _, 1717986919`, line 44) now inside conditional block %19
-;   where -O0 had it in its entry block; no allocas, no thread-memory access.
+;   introduced here, on `%28 = mul i32 %27, 536870907` (line 47, block %19,
+;   conditional), feeding the address of `%33 = load i8` from `data` (line 52);
+;   the fast_idiv (`mul nsw i64 _, 1717986919`, line 41) inside conditional
+;   block %19 where -O0 computes it unconditionally; no allocas, no thread-memory access.
 source_filename = "metalbug_reproducer.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"

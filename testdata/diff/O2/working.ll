@@ -6,8 +6,8 @@
 ; The same text as testdata/rules/fused_shift_working.ll; its -O0 form is
 ; ../O0/working.ll.
 ; The diff O0/working.ll -> O2/working.ll MUST show: kernel `working` changed
-;   in its counts only; no finding on either side; `mul i32 _, -5` stays in
-;   the entry block.
+;   in its counts only (no allocas, no thread-memory access here); no finding
+;   on either side, so nothing introduced or removed.
 source_filename = "metalbug_reproducer.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"

@@ -1,0 +1,581 @@
+//! SARIF 2.1.0, the format GitHub code scanning and SARIF viewers read.
+//!
+//! One run. The driver lists every rule in force, so a viewer can tell "ran
+//! and found nothing" from "did not run". Each result points at the MSL line
+//! when debug info found the source on disk, else at the IR line, with URIs
+//! relative to a base folder (the current directory by default) so GitHub can
+//! place them in the repository. `partialFingerprints` carries the finding's
+//! fingerprint, which ignores line numbers, so alerts survive edits that move
+//! code. Suppressed and baselined findings are left out: GitHub does not read
+//! SARIF suppressions and would open alerts for them.
+
+use crate::rules::{Finding, Rule, RuleSet, Severity};
+use crate::scan::{FileReport, Status};
+use crate::source::SourceLocation;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+/// The schema `$schema` names: the SARIF 2.1.0 schema as GitHub documents it.
+pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The `partialFingerprints` key of a result. Bump the `/v1` if the
+/// fingerprint's recipe changes, so old and new are never compared.
+pub const FINGERPRINT_KEY: &str = "airScanFingerprint/v1";
+
+#[derive(Serialize)]
+struct Log {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run {
+    tool: Tool,
+    invocations: Vec<Invocation>,
+    results: Vec<SarifResult>,
+    /// DWARF columns count bytes; MSL is almost always ASCII, where bytes
+    /// and code points agree.
+    column_kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    semantic_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    information_uri: Option<&'static str>,
+    rules: Vec<Descriptor>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Descriptor {
+    id: String,
+    name: String,
+    short_description: Text,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    full_description: Option<Text>,
+    help: Help,
+    default_configuration: Configuration,
+    properties: DescriptorProperties,
+}
+
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+impl Text {
+    fn of(text: impl Into<String>) -> Self {
+        Text { text: text.into() }
+    }
+}
+
+#[derive(Serialize)]
+struct Help {
+    text: String,
+    markdown: String,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct DescriptorProperties {
+    category: String,
+    /// GitHub shows tags and filters on them.
+    tags: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cycles: Option<u32>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+struct Notification {
+    level: &'static str,
+    message: Text,
+    locations: Vec<Location>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult {
+    rule_id: String,
+    rule_index: usize,
+    level: &'static str,
+    message: Text,
+    locations: Vec<Location>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<Location>,
+    partial_fingerprints: BTreeMap<&'static str, String>,
+    properties: ResultProperties,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultProperties {
+    function: String,
+    kernels: Vec<String>,
+    loop_depth: u32,
+    rank: u32,
+    /// The MSL line was borrowed from a neighbouring instruction or the
+    /// function's start.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    approximate_location: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
+    physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    logical_locations: Vec<LogicalLocation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Text>,
+}
+
+impl Location {
+    fn at(physical_location: PhysicalLocation, message: Option<Text>) -> Self {
+        Location {
+            id: None,
+            physical_location,
+            logical_locations: Vec::new(),
+            message,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<Region>,
+}
+
+#[derive(Serialize)]
+struct ArtifactLocation {
+    uri: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_column: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct LogicalLocation {
+    name: String,
+    kind: &'static str,
+}
+
+/// SARIF's levels have the same names as our severities.
+fn level(s: Severity) -> &'static str {
+    s.name()
+}
+
+/// A pattern's hard-wrapped text as paragraphs of one line each.
+fn unwrap(text: &str) -> String {
+    text.trim()
+        .split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+fn descriptor(rule: &Rule) -> Descriptor {
+    let p = &rule.pattern;
+    let fix = unwrap(&p.fix);
+    Descriptor {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        short_description: Text::of(unwrap(&p.summary)),
+        full_description: Some(Text::of(unwrap(&p.rationale))),
+        help: Help {
+            markdown: format!(
+                "{fix}\n\n`air-scan explain {}` prints the rationale and its measurements.",
+                p.name
+            ),
+            text: fix,
+        },
+        default_configuration: Configuration {
+            level: level(p.severity),
+        },
+        properties: DescriptorProperties {
+            category: p.category.clone(),
+            tags: vec![p.category.clone()],
+            cycles: p.cycles,
+        },
+    }
+}
+
+/// A descriptor for a finding whose rule is not in the rule set, such as the
+/// `bad-suppression` findings that suppressions add.
+fn ad_hoc_descriptor(f: &Finding) -> Descriptor {
+    let short = if f.rule == crate::suppress::BAD_SUPPRESSION {
+        "A malformed `// air-scan: ignore[...]` comment: it names no rule or gives no reason"
+            .to_string()
+    } else {
+        format!("{} ({})", f.rule, f.category)
+    };
+    Descriptor {
+        id: f.rule_id.clone(),
+        name: f.rule.clone(),
+        short_description: Text::of(short),
+        full_description: None,
+        help: Help {
+            text: f.help.clone(),
+            markdown: f.help.clone(),
+        },
+        default_configuration: Configuration {
+            level: level(f.severity),
+        },
+        properties: DescriptorProperties {
+            category: f.category.clone(),
+            tags: vec![f.category.clone()],
+            cycles: None,
+        },
+    }
+}
+
+/// Turns file paths into URIs relative to a base folder.
+struct Uris {
+    cwd: Option<PathBuf>,
+    base: Option<PathBuf>,
+    /// The base with symlinks resolved, for paths that reach it another way.
+    real_base: Option<PathBuf>,
+}
+
+/// `.` and `..` folded away without touching the disk.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Percent-encodes all but RFC 3986's unreserved characters and the
+/// sub-delimiters, so a file name becomes a valid URI segment. `:` is
+/// encoded too: in a relative reference's first segment it would read as a
+/// scheme.
+fn encode_segment(s: &str, out: &mut String) {
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=@".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+}
+
+/// The path's segments joined with `/`, whatever the platform's separator;
+/// a Windows drive stays `C:`.
+fn encode_components(p: &Path) -> String {
+    use std::path::Prefix;
+    let mut out = String::new();
+    for c in p.components() {
+        let segment = match c {
+            Component::RootDir => continue,
+            Component::Prefix(pre) => match pre.kind() {
+                Prefix::Disk(d) | Prefix::VerbatimDisk(d) => {
+                    out.push(char::from(d));
+                    out.push(':');
+                    continue;
+                }
+                _ => continue,
+            },
+            other => other.as_os_str().to_string_lossy(),
+        };
+        if !out.is_empty() {
+            out.push('/');
+        }
+        encode_segment(&segment, &mut out);
+    }
+    out
+}
+
+impl Uris {
+    fn new(base: Option<&Path>) -> Self {
+        let cwd = std::env::current_dir().ok();
+        let base = match (base, &cwd) {
+            (Some(b), Some(cwd)) => Some(normalize(&cwd.join(b))),
+            (Some(b), None) => Some(normalize(b)),
+            (None, cwd) => cwd.as_deref().map(normalize),
+        };
+        let real_base = base.as_ref().and_then(|b| b.canonicalize().ok());
+        Uris {
+            cwd,
+            base,
+            real_base,
+        }
+    }
+
+    fn absolute(&self, p: &Path) -> PathBuf {
+        match &self.cwd {
+            Some(cwd) if p.is_relative() => normalize(&cwd.join(p)),
+            _ => normalize(p),
+        }
+    }
+
+    /// The base-relative URI of `path`, or a `file:` URI when it lies outside the base.
+    fn uri(&self, path: &str) -> String {
+        let abs = self.absolute(Path::new(path));
+        if let Some(rel) = self.base.as_ref().and_then(|b| abs.strip_prefix(b).ok()) {
+            return encode_components(rel);
+        }
+        let real = abs.canonicalize().ok();
+        if let Some(rel) = real
+            .as_ref()
+            .zip(self.real_base.as_ref())
+            .and_then(|(r, b)| r.strip_prefix(b).ok())
+        {
+            return encode_components(rel);
+        }
+        if abs.is_absolute() {
+            format!("file:///{}", encode_components(&abs))
+        } else {
+            encode_components(&abs)
+        }
+    }
+
+    fn physical(&self, path: &str, line: u32, column: u32) -> PhysicalLocation {
+        PhysicalLocation {
+            artifact_location: ArtifactLocation {
+                uri: self.uri(path),
+            },
+            // SARIF lines and columns start at 1; DWARF's 0 means "unknown".
+            region: (line > 0).then_some(Region {
+                start_line: line,
+                start_column: (column > 0).then_some(column),
+            }),
+        }
+    }
+}
+
+/// The MSL location to show a finding at: known, with a line, and on disk
+/// (a path on the machine that compiled the shader is no use to GitHub).
+fn usable_source(f: &Finding) -> Option<&SourceLocation> {
+    f.source
+        .as_ref()
+        .filter(|s| s.line > 0 && Path::new(&s.path).is_file())
+}
+
+fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
+    let mut related = Vec::new();
+    let primary = match usable_source(f) {
+        Some(src) => {
+            related.push(Location::at(
+                uris.physical(&f.ir.path, f.ir.line, 0),
+                Some(Text::of("the AIR instruction")),
+            ));
+            uris.physical(&src.path, src.line, src.column)
+        }
+        None => {
+            if let Some(src) = &f.source {
+                related.push(Location::at(
+                    uris.physical(&src.path, src.line, src.column),
+                    Some(Text::of(
+                        "the MSL source debug info names (not found on disk)",
+                    )),
+                ));
+            }
+            uris.physical(&f.ir.path, f.ir.line, 0)
+        }
+    };
+    for at in &f.inlined_at {
+        let into = at.function.as_deref().unwrap_or("its caller");
+        related.push(Location::at(
+            uris.physical(&at.path, at.line, at.column),
+            Some(Text::of(format!("inlined here, into `{into}`"))),
+        ));
+    }
+    for (i, r) in related.iter_mut().enumerate() {
+        r.id = Some(i + 1);
+    }
+    let mut location = Location::at(primary, None);
+    location.logical_locations.push(LogicalLocation {
+        name: f.function.clone(),
+        kind: "function",
+    });
+    SarifResult {
+        rule_id: f.rule_id.clone(),
+        rule_index,
+        level: level(f.severity),
+        message: Text::of(f.message.clone()),
+        locations: vec![location],
+        related_locations: related,
+        partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.fingerprint.clone())]),
+        properties: ResultProperties {
+            function: f.function.clone(),
+            kernels: f.kernels.clone(),
+            loop_depth: f.loop_depth,
+            rank: f.rank,
+            approximate_location: f.source.as_ref().is_some_and(|s| s.approximate),
+        },
+    }
+}
+
+/// Files that could not be read and reader diagnostics, as tool notifications.
+fn notifications(files: &[FileReport], uris: &Uris) -> Vec<Notification> {
+    let mut out = Vec::new();
+    for file in files {
+        if file.status == Status::Error {
+            out.push(Notification {
+                level: "error",
+                message: Text::of(file.error.as_deref().unwrap_or("unreadable")),
+                locations: vec![Location::at(uris.physical(&file.path, 0, 0), None)],
+            });
+        }
+        for d in &file.diagnostics {
+            out.push(Notification {
+                level: match d.severity {
+                    crate::ir::Severity::Error => "error",
+                    crate::ir::Severity::Warning => "warning",
+                },
+                message: Text::of(d.message.clone()),
+                locations: vec![Location::at(uris.physical(&file.path, d.line, 0), None)],
+            });
+        }
+    }
+    out
+}
+
+/// Renders the scan as a SARIF 2.1.0 log. `base` is the folder result URIs
+/// are relative to: the repository root when uploading to GitHub (default:
+/// the current directory).
+pub fn render(files: &[FileReport], rules: &RuleSet, base: Option<&Path>) -> String {
+    let uris = Uris::new(base);
+    let mut descriptors: Vec<Descriptor> = rules.rules.iter().map(descriptor).collect();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, r) in rules.rules.iter().enumerate() {
+        index.entry(r.pattern.id.clone()).or_insert(i);
+    }
+    let findings: Vec<&Finding> = files.iter().flat_map(|f| &f.findings).collect();
+    // Rules met only in findings (e.g. bad-suppression), in name order.
+    let mut extra: BTreeMap<&str, &Finding> = BTreeMap::new();
+    for f in &findings {
+        if !index.contains_key(&f.rule_id) {
+            extra.entry(f.rule.as_str()).or_insert(f);
+        }
+    }
+    for f in extra.into_values() {
+        if !index.contains_key(&f.rule_id) {
+            index.insert(f.rule_id.clone(), descriptors.len());
+            descriptors.push(ad_hoc_descriptor(f));
+        }
+    }
+    let results = findings
+        .iter()
+        .map(|f| result(f, index.get(&f.rule_id).copied().unwrap_or(0), &uris))
+        .collect();
+    let totals = super::Totals::of(files);
+    let log = Log {
+        schema: SARIF_SCHEMA,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: env!("CARGO_PKG_NAME"),
+                    version: env!("CARGO_PKG_VERSION"),
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    // Cargo.toml's `repository`, else `homepage`, when set.
+                    information_uri: [env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_HOMEPAGE")]
+                        .into_iter()
+                        .find(|u| !u.is_empty()),
+                    rules: descriptors,
+                },
+            },
+            invocations: vec![Invocation {
+                execution_successful: totals.failed == 0 && totals.errors == 0,
+                tool_execution_notifications: notifications(files, &uris),
+            }],
+            results,
+            column_kind: "unicodeCodePoints",
+        }],
+    };
+    let mut out = serde_json::to_string_pretty(&log).unwrap_or_else(|e| {
+        format!("{{\"version\": \"2.1.0\", \"runs\": [], \"error\": \"{e}\"}}")
+    });
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// As if run in `/repo/build` with `--sarif-root /repo`; nothing here exists.
+    fn uris() -> Uris {
+        Uris {
+            cwd: Some(PathBuf::from("/repo/build")),
+            base: Some(PathBuf::from("/repo")),
+            real_base: None,
+        }
+    }
+
+    #[test]
+    fn uris_are_relative_to_the_base_with_forward_slashes() {
+        let u = uris();
+        assert_eq!(u.uri("shaders/a.ll"), "build/shaders/a.ll");
+        assert_eq!(u.uri("./x/../b.ll"), "build/b.ll");
+        assert_eq!(u.uri("../src/k.metal"), "src/k.metal");
+        assert_eq!(u.uri("/repo/src/k.metal"), "src/k.metal");
+    }
+
+    #[test]
+    fn uris_outside_the_base_are_file_uris_and_encoded() {
+        let u = uris();
+        assert_eq!(
+            u.uri("/elsewhere/a b.metal"),
+            "file:///elsewhere/a%20b.metal"
+        );
+        assert_eq!(u.uri("/repo/c:d#e%.ll"), "c%3Ad%23e%25.ll");
+    }
+
+    #[test]
+    fn hard_wrapped_text_becomes_paragraphs() {
+        assert_eq!(unwrap("\na\nb\n\n c \n"), "a b\n\nc");
+    }
+
+    #[test]
+    fn levels_are_sarif_levels() {
+        assert_eq!(level(Severity::Error), "error");
+        assert_eq!(level(Severity::Warning), "warning");
+        assert_eq!(level(Severity::Note), "note");
+    }
+}
