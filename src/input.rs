@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 /// in places, and such a file is no shader module anyway.
 pub const MAX_FILE_SIZE: u64 = 4 << 30;
 
-/// Extensions scanned when walking a directory.
-pub const IR_EXTENSIONS: &[&str] = &["ll"];
+/// Extensions scanned when walking a directory (`.air` and `.metallib` go
+/// through `compile`).
+pub const IR_EXTENSIONS: &[&str] = &["ll", "air", "metallib"];
 
 /// The bytes of one input file.
 pub enum Source {

@@ -67,6 +67,8 @@ enum Command {
         #[command(flatten)]
         rules: RuleArgs,
     },
+    /// Compare two IR files or directories kernel by kernel (e.g. -O0 against -O2).
+    Diff(air_scan::diff::DiffArgs),
     /// Print a rule's rationale and fix.
     Explain {
         /// The rule's name (e.g. divide-by-uniform) or id (e.g. AIR001).
@@ -119,6 +121,11 @@ struct ScanArgs {
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
 
+    /// The llvm-dis to turn `.air` and `.metallib` bitcode into text
+    /// (default: the newest `llvm-dis-NN` on PATH, then `llvm-dis`).
+    #[arg(long, value_name = "PATH")]
+    llvm_dis: Option<PathBuf>,
+
     /// Where to look for the MSL files debug info names.
     #[arg(long, value_name = "DIR")]
     source_root: Option<PathBuf>,
@@ -152,9 +159,16 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    if let Some(Command::Diff(d)) = &cli.command {
+        let (out, code) = air_scan::diff::run(d);
+        if print(&out) != ExitCode::SUCCESS {
+            return ExitCode::from(2);
+        }
+        return ExitCode::from(code);
+    }
     let rule_args = match &cli.command {
         Some(Command::Rules { rules }) | Some(Command::Explain { rules, .. }) => rules,
-        None => &cli.scan.rules,
+        None | Some(Command::Diff(_)) => &cli.scan.rules,
     };
     let rules = match load_rules(rule_args) {
         Ok(r) => r,
@@ -174,16 +188,15 @@ fn main() -> ExitCode {
                 }
             };
         }
-        None => {}
+        None | Some(Command::Diff(_)) => {}
     }
     let args = &cli.scan;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let config = scan::ScanConfig {
-        rules: &rules,
-        source_root: args.source_root.clone(),
-    };
+    let mut config = scan::ScanConfig::new(&rules);
+    config.source_root = args.source_root.clone();
+    config.llvm_dis = args.llvm_dis.clone();
     let baseline = match args
         .baseline
         .as_deref()

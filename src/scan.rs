@@ -104,11 +104,16 @@ impl FileReport {
     }
 }
 
-/// What a scan runs and where it looks for sources.
+/// What a scan runs and where it looks for sources and tools.
 pub struct ScanConfig<'r> {
     pub rules: &'r RuleSet,
     /// Where to look for MSL files named by debug info (`--source-root`).
     pub source_root: Option<PathBuf>,
+    /// `--llvm-dis`: the disassembler for `.air` and `.metallib` inputs.
+    pub llvm_dis: Option<PathBuf>,
+    /// Resolved on first need, once per scan, so a missing tool is one
+    /// clear message per binary file and costs nothing when there are none.
+    llvm_dis_found: std::sync::OnceLock<Result<crate::compile::LlvmDis, String>>,
 }
 
 impl<'r> ScanConfig<'r> {
@@ -116,8 +121,46 @@ impl<'r> ScanConfig<'r> {
         ScanConfig {
             rules,
             source_root: None,
+            llvm_dis: None,
+            llvm_dis_found: Default::default(),
         }
     }
+
+    fn llvm_dis(&self) -> &Result<crate::compile::LlvmDis, String> {
+        self.llvm_dis_found
+            .get_or_init(|| crate::compile::LlvmDis::find(self.llvm_dis.as_deref()))
+    }
+}
+
+/// Scans an `.air` or `.metallib` file: one report per module, named
+/// `path` for an `.air` and `path:function` for a metallib's functions.
+pub fn scan_binary(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
+    let shown = path.display().to_string();
+    let tool = match config.llvm_dis() {
+        Ok(t) => t,
+        Err(e) => return vec![FileReport::failed(shown, e.clone())],
+    };
+    let modules = match crate::compile::disassemble_each(path, tool) {
+        Ok(m) => m,
+        Err(e) => return vec![FileReport::failed(shown, e)],
+    };
+    let is_library = matches!(
+        crate::compile::BinaryInput::from_path(path),
+        Some(crate::compile::BinaryInput::Metallib(_))
+    );
+    modules
+        .into_iter()
+        .map(|m| {
+            let name = match (is_library, m.name.split_once(':')) {
+                (true, Some((_, function))) => format!("{shown}:{function}"),
+                _ => shown.clone(),
+            };
+            match m.text {
+                Ok(text) => scan_text_with(name, &text, config),
+                Err(e) => FileReport::failed(name, e),
+            }
+        })
+        .collect()
 }
 
 /// Scans one file.
@@ -354,14 +397,17 @@ fn analyze<'a>(
 pub fn scan_paths(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Vec<FileReport> {
     let found = input::collect(paths);
     let work = |f: &Found| match f {
-        Found::File(p) => scan_file_with(p, config),
-        Found::Error(p, e) => FileReport::failed(p.display().to_string(), e.clone()),
+        Found::File(p) if crate::compile::BinaryInput::from_path(p).is_some() => {
+            scan_binary(p, config)
+        }
+        Found::File(p) => vec![scan_file_with(p, config)],
+        Found::Error(p, e) => vec![FileReport::failed(p.display().to_string(), e.clone())],
     };
     match rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
     {
-        Ok(pool) => pool.install(|| found.par_iter().map(work).collect()),
-        Err(_) => found.iter().map(work).collect(),
+        Ok(pool) => pool.install(|| found.par_iter().flat_map_iter(work).collect()),
+        Err(_) => found.iter().flat_map(work).collect(),
     }
 }

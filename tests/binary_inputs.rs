@@ -578,7 +578,7 @@ fn missing_llvm_dis_is_a_clear_error() {
 }
 
 #[test]
-fn search_order_prefers_plain_then_newest() {
+fn search_order_prefers_newest_then_plain() {
     let tmp = tempfile::tempdir().unwrap();
     let bin = tmp.path().join("bin");
     let lib = tmp.path().join("lib");
@@ -608,11 +608,13 @@ fn search_order_prefers_plain_then_newest() {
             bin.join("llvm-dis-15")
         ]
     );
+    // A plain llvm-dis (often an old LLVM) comes after every versioned one.
     make(&bin.join("llvm-dis"));
     assert_eq!(
         llvm_dis::find_in(None, &places).unwrap(),
-        bin.join("llvm-dis")
+        bin.join("llvm-dis-21")
     );
+    assert_eq!(places.candidates().last(), Some(&bin.join("llvm-dis")));
     // A bare name given with --llvm-dis is looked up on PATH.
     assert_eq!(
         llvm_dis::find_in(Some(Path::new("llvm-dis-15")), &places).unwrap(),

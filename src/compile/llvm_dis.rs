@@ -169,9 +169,8 @@ impl SearchPlaces {
                 }
             }
         };
-        for dir in &self.path_dirs {
-            add(dir.join(exe("llvm-dis")));
-        }
+        // Newest versioned first: a plain `llvm-dis` is often an old LLVM
+        // (Debian's default is 14, which fails on newer AIR).
         for nn in VERSIONS.rev() {
             for dir in &self.path_dirs {
                 add(dir.join(exe(&format!("llvm-dis-{nn}"))));
@@ -182,6 +181,9 @@ impl SearchPlaces {
                     .join("bin")
                     .join(exe("llvm-dis")));
             }
+        }
+        for dir in &self.path_dirs {
+            add(dir.join(exe("llvm-dis")));
         }
         for dir in &self.fallback_dirs {
             add(dir.join(exe("llvm-dis")));

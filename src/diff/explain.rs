@@ -12,8 +12,10 @@
 //! memory, stopping at phis, calls and loads from other memory.
 //!
 //! Steps of the two slices are paired by shape (opcode, width, constant
-//! operands). A pair whose blocks differ in being conditional or in loop
-//! depth *moved*; a step without a partner exists on one side only.
+//! operands), preferring partners whose operands come from the same kinds
+//! of instruction and that sit alike. A pair whose blocks differ in being
+//! conditional or in loop depth *moved*; a step without a partner exists
+//! on one side only.
 //! Block labels and lines are reported as written on each side.
 //!
 //! Work is linear in the bodies looked at, and every walk is capped.

@@ -371,3 +371,88 @@ fn is_marker(callee: &str) -> bool {
     matches!(callee, "llvm.assume" | "llvm.donothing" | "llvm.sideeffect")
         || PREFIXES.iter().any(|p| callee.starts_with(p))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(text: &str) -> Metrics {
+        let a = analyze("t.ll", text, &RuleSet { rules: Vec::new() });
+        assert!(a.errors.is_empty(), "{:?}", a.errors);
+        a.kernels
+            .first()
+            .map(|k| k.metrics.clone())
+            .unwrap_or_default()
+    }
+
+    fn get(m: &Metrics, key: &str) -> u64 {
+        let i = METRICS.iter().position(|x| x.key == key).unwrap();
+        m.0[i]
+    }
+
+    const KERNEL_MD: &str = "!air.kernel = !{!0}\n!0 = !{ptr @k, !1, !2}\n!1 = !{}\n!2 = !{!3}\n!3 = !{i32 0, !\"air.buffer\", !\"air.location_index\", i32 0, i32 1, !\"air.read_write\", !\"air.address_space\", i32 1, !\"air.arg_type_size\", i32 4, !\"air.arg_type_align_size\", i32 4, !\"air.arg_type_name\", !\"int\", !\"air.arg_name\", !\"out\"}\n";
+
+    #[test]
+    fn classes_and_free_instructions() {
+        let text = format!(
+            "@tg = internal addrspace(3) global [4 x i32] undef\n\
+             define void @k(ptr addrspace(1) %0) {{\n\
+             \x20 %p = alloca [3 x i64], align 8\n\
+             \x20 %q = bitcast ptr %p to ptr\n\
+             \x20 call void @llvm.lifetime.start.p0(i64 24, ptr %q)\n\
+             \x20 %v = load i32, ptr addrspace(1) %0\n\
+             \x20 %w = load i32, ptr addrspace(3) @tg\n\
+             \x20 store i32 %v, ptr addrspace(3) @tg\n\
+             \x20 %d = udiv i32 %v, 7\n\
+             \x20 %e = sdiv i32 %w, %v\n\
+             \x20 %f = sitofp i32 %e to float\n\
+             \x20 %g = fmul float %f, %f\n\
+             \x20 call void @air.wg.barrier(i32 2, i32 1)\n\
+             \x20 %h = call float @air.atomic.global.add.f32(ptr addrspace(1) %0, float %g, i32 0, i32 2, i1 true)\n\
+             \x20 %i = atomicrmw add ptr addrspace(1) %0, i32 1 monotonic\n\
+             \x20 call void @helper(i32 %d)\n\
+             \x20 ret void\n\
+             }}\n\
+             define internal void @helper(i32 %x) {{\n\
+             \x20 %y = add i32 %x, 1\n\
+             \x20 ret void\n\
+             }}\n\
+             declare void @llvm.lifetime.start.p0(i64, ptr)\n\
+             declare void @air.wg.barrier(i32, i32)\n\
+             declare float @air.atomic.global.add.f32(ptr addrspace(1), float, i32, i32, i1)\n\
+             {KERNEL_MD}"
+        );
+        let m = of(&text);
+        // 15 in @k without the bitcast and the lifetime marker, 2 in @helper.
+        assert_eq!(get(&m, "instructions"), 15);
+        assert_eq!(get(&m, "blocks"), 2);
+        assert_eq!(get(&m, "int_alu"), 1);
+        assert_eq!(get(&m, "float_alu"), 2);
+        assert_eq!(get(&m, "divides_literal"), 1);
+        assert_eq!(get(&m, "divides_varying"), 1);
+        assert_eq!(get(&m, "loads_as1"), 1);
+        assert_eq!(get(&m, "loads_as3"), 1);
+        assert_eq!(get(&m, "stores_as3"), 1);
+        assert_eq!(get(&m, "barriers"), 1);
+        assert_eq!(get(&m, "atomics"), 2);
+        assert_eq!(get(&m, "calls"), 1);
+        assert_eq!(get(&m, "allocas"), 1);
+        assert_eq!(get(&m, "alloca_bytes"), 24);
+    }
+
+    /// A helper called twice, and by two kernels, counts once per kernel.
+    #[test]
+    fn each_function_once_per_kernel() {
+        let text = "define void @k(ptr addrspace(1) %0) {\n  call void @h()\n  call void @h()\n  ret void\n}\n\
+             define void @k2(ptr addrspace(1) %0) {\n  call void @h()\n  ret void\n}\n\
+             define internal void @h() {\n  %a = add i32 1, 2\n  ret void\n}\n\
+             !air.kernel = !{!0, !4}\n!0 = !{ptr @k, !1, !2}\n!1 = !{}\n!2 = !{}\n!4 = !{ptr @k2, !1, !2}\n";
+        let a = analyze("t.ll", text, &RuleSet { rules: Vec::new() });
+        let n: Vec<(String, u64)> = a
+            .kernels
+            .iter()
+            .map(|k| (k.name.clone(), get(&k.metrics, "instructions")))
+            .collect();
+        assert_eq!(n, [("k".to_string(), 5), ("k2".to_string(), 4)]);
+    }
+}
