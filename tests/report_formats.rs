@@ -299,17 +299,24 @@ fn summary_counts_findings_in_loops() {
 
 #[test]
 fn output_does_not_depend_on_jobs() {
+    // The corpus's extracted modules: many files, cheaper than also
+    // disassembling its .metallib.
     let mut inputs = vec![root().join("testdata")];
-    inputs.extend(kolinko());
+    inputs.extend(kolinko().map(|k| k.join("default.metallib.extracted")));
     for format in ["json", "sarif"] {
         for input in &inputs {
             let p = input.to_str().unwrap();
             let one = run_in(root(), &["--format", format, "--jobs", "1", p]);
             let two = run_in(root(), &["--format", format, "--jobs", "2", p]);
-            let again = run_in(root(), &["--format", format, "--jobs", "2", p]);
-            assert!(one == two && two == again, "{format} of {p} differs");
+            assert!(one == two, "{format} of {p} differs");
         }
     }
+    let p = "testdata";
+    let again = run_in(root(), &["--format", "json", "--jobs", "2", p]);
+    assert_eq!(
+        again,
+        run_in(root(), &["--format", "json", "--jobs", "2", p])
+    );
 }
 
 // ---- SARIF ----
