@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 /// in places, and such a file is no shader module anyway.
 pub const MAX_FILE_SIZE: u64 = 4 << 30;
 
-/// Extensions scanned when walking a directory (`.air` and `.metallib` go
-/// through `compile`).
-pub const IR_EXTENSIONS: &[&str] = &["ll", "air", "metallib"];
+/// Extensions scanned when walking a directory (`.air`, `.metallib` and
+/// `.metal` go through `compile`).
+pub const IR_EXTENSIONS: &[&str] = &["ll", "air", "metallib", "metal"];
 
 /// The bytes of one input file.
 pub enum Source {
@@ -108,24 +108,69 @@ pub enum Found {
     Error(PathBuf, String),
 }
 
+/// How directories are walked.
+#[derive(Debug, Clone, Default)]
+pub struct WalkOptions {
+    /// `--exclude` globs, gitignore syntax (`vendor/`, `*.O0.ll`, `gen/**`),
+    /// matched against paths below each directory scanned. Files named
+    /// directly are read whatever the globs say, as with .gitignore.
+    excludes: Vec<String>,
+}
+
+impl WalkOptions {
+    /// Checks every glob now, so that a typo is a usage error rather than a
+    /// message per directory.
+    pub fn new(excludes: Vec<String>) -> Result<Self, String> {
+        let opts = WalkOptions { excludes };
+        opts.overrides(Path::new("."))?;
+        Ok(opts)
+    }
+
+    fn overrides(&self, root: &Path) -> Result<ignore::overrides::Override, String> {
+        let mut b = ignore::overrides::OverrideBuilder::new(root);
+        for g in &self.excludes {
+            // A `!` glob ignores what it matches (a bare one would make the
+            // walk take only what matches).
+            b.add(&format!("!{g}"))
+                .map_err(|e| format!("--exclude '{g}': {e}"))?;
+        }
+        b.build().map_err(|e| format!("--exclude: {e}"))
+    }
+}
+
 /// Expands the given paths: files as given, directories walked recursively
-/// for `.ll` files (respecting .gitignore), in a stable order.
+/// for the [`IR_EXTENSIONS`] (respecting .gitignore), in a stable order.
 pub fn collect(paths: &[PathBuf]) -> Vec<Found> {
+    collect_with(paths, &WalkOptions::default())
+}
+
+/// As [`collect`], leaving out what `options` excludes. Problems met on the
+/// way (a symlink loop, a directory that cannot be listed) come back as
+/// [`Found::Error`] in their place, and the walk goes on.
+pub fn collect_with(paths: &[PathBuf], options: &WalkOptions) -> Vec<Found> {
     let mut out = Vec::new();
     for root in paths {
         match std::fs::metadata(root) {
             Err(e) => out.push(Found::Error(root.clone(), format!("cannot open: {e}"))),
             Ok(m) if !m.is_dir() => out.push(Found::File(root.clone())),
-            Ok(_) => walk(root, &mut out),
+            Ok(_) => walk(root, options, &mut out),
         }
     }
     out
 }
 
-fn walk(root: &Path, out: &mut Vec<Found>) {
+fn walk(root: &Path, options: &WalkOptions, out: &mut Vec<Found>) {
+    let overrides = match options.overrides(root) {
+        Ok(o) => o,
+        Err(e) => {
+            out.push(Found::Error(root.to_path_buf(), e));
+            return;
+        }
+    };
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
         .require_git(false)
+        .overrides(overrides)
         .sort_by_file_path(|a, b| a.cmp(b))
         .build();
     for entry in walker {
@@ -133,19 +178,58 @@ fn walk(root: &Path, out: &mut Vec<Found>) {
             Ok(e) => {
                 let p = e.path();
                 let is_file = e.file_type().is_some_and(|t| t.is_file());
-                let is_ir = p
-                    .extension()
-                    .and_then(|x| x.to_str())
-                    .is_some_and(|x| IR_EXTENSIONS.contains(&x));
-                if is_file && is_ir {
+                if is_file && is_scanned(p) {
                     out.push(Found::File(p.to_path_buf()));
                 }
             }
             Err(err) => {
                 let path = error_path(&err).unwrap_or_else(|| root.to_path_buf());
-                out.push(Found::Error(path, err.to_string()));
+                // A dangling link to something not scanned (`out.txt ->
+                // gone`) is no business of a shader scan.
+                if is_dangling(&err) && has_other_extension(&path) {
+                    continue;
+                }
+                out.push(Found::Error(path, describe(&err)));
             }
         }
+    }
+}
+
+/// Whether a walk picks up `path`, by its extension (any case).
+pub fn is_scanned(path: &Path) -> bool {
+    path.extension()
+        .and_then(|x| x.to_str())
+        .is_some_and(|x| IR_EXTENSIONS.iter().any(|e| x.eq_ignore_ascii_case(e)))
+}
+
+fn has_other_extension(path: &Path) -> bool {
+    path.extension().is_some() && !is_scanned(path)
+}
+
+fn is_dangling(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Io(e) => e.kind() == std::io::ErrorKind::NotFound,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_dangling(err),
+        _ => false,
+    }
+}
+
+/// The walk's error in words, without the path the report already shows.
+fn describe(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::Loop { ancestor, child } => format!(
+            "symbolic link loop: {} leads back to {}; not followed",
+            child.display(),
+            ancestor.display()
+        ),
+        ignore::Error::WithDepth { err, .. } => describe(err),
+        ignore::Error::WithPath { err, .. } => match &**err {
+            ignore::Error::Io(e) => format!("cannot read: {e}"),
+            other => describe(other),
+        },
+        other => other.to_string(),
     }
 }
 

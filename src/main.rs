@@ -93,9 +93,40 @@ struct RuleArgs {
 
 #[derive(Args, Debug)]
 struct ScanArgs {
-    /// Files and directories to scan (directories recursively, `.ll` files).
+    /// Files and directories to scan (directories recursively: `.ll`,
+    /// `.air`, `.metallib` and `.metal` files, respecting .gitignore).
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
+
+    /// Leave out what matches this glob (gitignore syntax, below each
+    /// directory scanned, e.g. `vendor/` or `*.O0.ll`); may be repeated.
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+
+    /// The compiler driver for `.metal` files, called as `PATH metal ...`
+    /// (default: `xcrun` on PATH; without one, `.metal` files are skipped).
+    #[arg(long, value_name = "PATH")]
+    xcrun: Option<PathBuf>,
+
+    /// A flag for compiling `.metal` files (`-std=metal3.1`, `-Iinclude`,
+    /// `-DNAME=1`, `-ffast-math`, ...), after those of `air-scan.toml`;
+    /// may be repeated.
+    #[arg(long = "metal-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    metal_flags: Vec<String>,
+
+    /// Optimization levels `.metal` files are compiled at (default: O0,O2,
+    /// or `levels` in `air-scan.toml`).
+    #[arg(long, value_name = "LEVELS", value_delimiter = ',')]
+    levels: Vec<String>,
+
+    /// Where compiled `.metal` files are cached (default:
+    /// `$XDG_CACHE_HOME/air-scan`, else `~/.cache/air-scan`).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache_dir: Option<PathBuf>,
+
+    /// Compile every `.metal` file anew, keeping nothing.
+    #[arg(long)]
+    no_cache: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -132,6 +163,27 @@ struct ScanArgs {
 
     #[command(flatten)]
     rules: RuleArgs,
+}
+
+/// The walk and `.metal` settings, checked before anything is scanned.
+fn configure_inputs(config: &mut scan::ScanConfig<'_>, args: &ScanArgs) -> Result<(), String> {
+    use air_scan::compile::xcrun::{self, Cache};
+    use std::io::IsTerminal;
+    config.walk = air_scan::input::WalkOptions::new(args.exclude.clone())?;
+    xcrun::check_flags(&args.metal_flags).map_err(|e| format!("--metal-flag: {e}"))?;
+    config.metal.flags = args.metal_flags.clone();
+    config.metal.xcrun = args.xcrun.clone();
+    if !args.levels.is_empty() {
+        config.metal.levels =
+            Some(xcrun::parse_levels(&args.levels).map_err(|e| format!("--levels: {e}"))?);
+    }
+    config.metal.cache = match (&args.cache_dir, args.no_cache) {
+        (_, true) => Cache::Off,
+        (Some(d), false) => Cache::Dir(d.clone()),
+        (None, false) => Cache::default_dir().map_or(Cache::Off, Cache::Dir),
+    };
+    config.progress = std::io::stderr().is_terminal();
+    Ok(())
 }
 
 fn load_rules(a: &RuleArgs) -> Result<RuleSet, String> {
@@ -197,6 +249,10 @@ fn main() -> ExitCode {
     let mut config = scan::ScanConfig::new(&rules);
     config.source_root = args.source_root.clone();
     config.llvm_dis = args.llvm_dis.clone();
+    if let Err(e) = configure_inputs(&mut config, args) {
+        eprintln!("air-scan: {e}");
+        return ExitCode::from(2);
+    }
     let baseline = match args
         .baseline
         .as_deref()
@@ -209,7 +265,11 @@ fn main() -> ExitCode {
         }
         None => None,
     };
-    let mut files = scan::scan_paths(&args.paths, jobs, &config);
+    let scanned = scan::scan_all(&args.paths, jobs, &config);
+    if let Some(line) = scanned.skipped_line() {
+        eprintln!("{line}");
+    }
+    let mut files = scanned.files;
     air_scan::suppress::apply(&mut files);
     if let Some(b) = &baseline {
         b.apply(&mut files);

@@ -8,6 +8,7 @@ use crate::analysis::defuse::DefUse;
 use crate::analysis::provenance::{
     FunctionProvenance, ModuleContext, Provenance, Sources, entry_params,
 };
+use crate::compile::xcrun::{self, MetalOptions, ProjectConfig, Unavailable, Xcrun};
 use crate::input::{self, Found};
 use crate::ir::{self, Diagnostic, Module, Opcode, Severity};
 use crate::rules::{self, Finding, FunctionContext, RuleSet};
@@ -47,6 +48,26 @@ pub struct FileReport {
     /// Findings hidden because `--baseline` knew them.
     #[serde(skip_serializing_if = "is_zero")]
     pub baseline_matched: usize,
+    /// For a `.metal` source: each level it was compiled at, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compiled: Vec<CompiledLevel>,
+}
+
+/// One optimization level of a `.metal` source.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompiledLevel {
+    /// `O0`, `O2`, ...
+    pub level: String,
+    /// The IR that was scanned, kept in the cache (absent with `--no-cache`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ir: Option<String>,
+    /// Why there is no IR at this level (what the compiler said).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Taken from the cache. Not in the JSON, which must not change between
+    /// a first and a second run.
+    #[serde(skip)]
+    pub cached: bool,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -93,6 +114,7 @@ impl FileReport {
             findings: Vec::new(),
             suppressed: Vec::new(),
             baseline_matched: 0,
+            compiled: Vec::new(),
         }
     }
 
@@ -114,6 +136,16 @@ pub struct ScanConfig<'r> {
     /// Resolved on first need, once per scan, so a missing tool is one
     /// clear message per binary file and costs nothing when there are none.
     llvm_dis_found: std::sync::OnceLock<Result<crate::compile::LlvmDis, String>>,
+    /// `--xcrun`, `--metal-flag`, `--levels`, the cache: for `.metal` inputs.
+    pub metal: MetalOptions,
+    /// `--exclude`.
+    pub walk: input::WalkOptions,
+    /// Draw a progress bar on stderr (only ever when it is a terminal).
+    pub progress: bool,
+    /// Resolved once per scan, like `llvm_dis_found`.
+    xcrun_found: std::sync::OnceLock<Result<Xcrun, Unavailable>>,
+    /// `air-scan.toml` per directory of a `.metal` file, read once.
+    projects: std::sync::Mutex<FxHashMap<PathBuf, Result<Option<ProjectConfig>, String>>>,
 }
 
 impl<'r> ScanConfig<'r> {
@@ -123,12 +155,37 @@ impl<'r> ScanConfig<'r> {
             source_root: None,
             llvm_dis: None,
             llvm_dis_found: Default::default(),
+            metal: MetalOptions::default(),
+            walk: input::WalkOptions::default(),
+            progress: false,
+            xcrun_found: Default::default(),
+            projects: Default::default(),
         }
     }
 
     fn llvm_dis(&self) -> &Result<crate::compile::LlvmDis, String> {
         self.llvm_dis_found
             .get_or_init(|| crate::compile::LlvmDis::find(self.llvm_dis.as_deref()))
+    }
+
+    /// The compiler driver for `.metal` files, found on first need.
+    pub fn xcrun(&self) -> &Result<Xcrun, Unavailable> {
+        self.xcrun_found
+            .get_or_init(|| Xcrun::find(self.metal.xcrun.as_deref()))
+    }
+
+    /// The `air-scan.toml` governing a file in `dir` (absolute), if any.
+    fn project_for(&self, dir: &Path) -> Result<Option<ProjectConfig>, String> {
+        if let Ok(cache) = self.projects.lock() {
+            if let Some(p) = cache.get(dir) {
+                return p.clone();
+            }
+        }
+        let found = ProjectConfig::find_for(dir);
+        if let Ok(mut cache) = self.projects.lock() {
+            cache.insert(dir.to_path_buf(), found.clone());
+        }
+        found
     }
 }
 
@@ -163,6 +220,171 @@ pub fn scan_binary(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
         .collect()
 }
 
+/// Scans a `.metal` source: compiles it at each level (in parallel, on the
+/// scan's pool), scans each level's IR and merges them into one report,
+/// whose findings name the levels they appear at.
+pub fn scan_metal(path: &Path, config: &ScanConfig<'_>) -> FileReport {
+    let shown = path.display().to_string();
+    let xcrun = match config.xcrun() {
+        Ok(x) => x,
+        Err(Unavailable::Broken(e) | Unavailable::Missing(e)) => {
+            return FileReport::failed(shown, e.clone());
+        }
+    };
+    let cwd = std::env::current_dir().unwrap_or_default();
+    // Canonical, so that `./a.metal` and `a.metal` share cache entries.
+    let source = std::fs::canonicalize(path).unwrap_or_else(|_| cwd.join(path));
+    let dir = source.parent().unwrap_or(&cwd);
+    let project = match config.project_for(dir) {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => return FileReport::failed(shown, e),
+    };
+    let levels = config
+        .metal
+        .levels
+        .clone()
+        .or(project.levels)
+        .unwrap_or_else(|| xcrun::DEFAULT_LEVELS.to_vec());
+    let mut flags = project.flags;
+    flags.extend(xcrun::absolutize_flags(&config.metal.flags, &cwd));
+    let compiled: Vec<xcrun::Compiled> = levels
+        .par_iter()
+        .map(|&level| {
+            xcrun::compile(&xcrun::Request {
+                xcrun,
+                source: &source,
+                level,
+                flags: &flags,
+                cache: &config.metal.cache,
+            })
+        })
+        .collect();
+    merge_levels(shown, &source, compiled, config)
+}
+
+/// One report from the levels of one source: the first level that compiled
+/// gives the kernels and module facts; findings are merged (see
+/// [`same_finding`]); a level that failed while another compiled is an
+/// error diagnostic; when none compiled, the file failed with what the
+/// compiler said, once for all the levels that said the same.
+fn merge_levels(
+    shown: String,
+    source: &Path,
+    compiled: Vec<xcrun::Compiled>,
+    config: &ScanConfig<'_>,
+) -> FileReport {
+    let mut merged: Option<FileReport> = None;
+    // (message, levels that gave it), in level order.
+    let mut failures: Vec<(String, Vec<&'static str>)> = Vec::new();
+    let mut infos = Vec::new();
+    for c in compiled {
+        let flag = c.level.flag();
+        let ir_name = c
+            .ir_path
+            .as_ref()
+            .map_or_else(|| format!("{shown} ({flag})"), |p| p.display().to_string());
+        let mut info = CompiledLevel {
+            level: c.level.as_str().to_string(),
+            ir: c.ir_path.as_ref().map(|p| p.display().to_string()),
+            error: None,
+            cached: c.cached,
+        };
+        let failure = match c.text {
+            Err(e) => Some(e),
+            Ok(text) => {
+                let r = scan_text_at(ir_name.clone(), source, &text, config);
+                match r.status {
+                    Status::Error => Some(format!(
+                        "the compiler's IR ({ir_name}) could not be read: {}",
+                        r.error.as_deref().unwrap_or("unreadable")
+                    )),
+                    Status::Ok => {
+                        merge_into(&mut merged, r, &shown, flag, c.level.as_str());
+                        None
+                    }
+                }
+            }
+        };
+        if let Some(e) = failure {
+            info.error = Some(e.clone());
+            match failures.iter_mut().find(|(m, _)| *m == e) {
+                Some((_, levels)) => levels.push(flag),
+                None => failures.push((e, vec![flag])),
+            }
+        }
+        infos.push(info);
+    }
+    let said = |(msg, levels): &(String, Vec<&str>)| {
+        format!("compile failed at {}:\n{msg}", levels.join(" and "))
+    };
+    let mut report = match merged {
+        Some(mut m) => {
+            for f in &failures {
+                m.diagnostics.push(Diagnostic::error(0, said(f)));
+            }
+            m
+        }
+        None => {
+            let msg: Vec<String> = failures.iter().map(said).collect();
+            FileReport::failed(shown, msg.join("\n"))
+        }
+    };
+    report.compiled = infos;
+    report
+}
+
+/// Adds one level's report to the merged one.
+fn merge_into(
+    merged: &mut Option<FileReport>,
+    mut r: FileReport,
+    shown: &str,
+    flag: &str,
+    level: &str,
+) {
+    for f in &mut r.findings {
+        f.path = shown.to_string();
+        f.levels = vec![level.to_string()];
+    }
+    // Diagnostics count lines of the IR, not of the source the report names.
+    for d in &mut r.diagnostics {
+        d.message = format!("in the {flag} IR ({}): {}", r.path, d.message);
+    }
+    let Some(m) = merged else {
+        r.path = shown.to_string();
+        *merged = Some(r);
+        return;
+    };
+    m.diagnostics.append(&mut r.diagnostics);
+    for f in r.findings {
+        match m.findings.iter_mut().find(|g| same_finding(g, &f)) {
+            Some(g) => {
+                if !g.levels.iter().any(|l| l == level) {
+                    g.levels.push(level.to_string());
+                }
+            }
+            None => m.findings.push(f),
+        }
+    }
+}
+
+/// Whether two findings from different levels are one: the same rule, and
+/// either the same exact (not approximate) source location, which holds
+/// across inlining (a helper's divide at -O0 is the kernel's at -O2), or
+/// the same function and the same source location or fingerprint.
+pub fn same_finding(a: &Finding, b: &Finding) -> bool {
+    if a.rule != b.rule {
+        return false;
+    }
+    let exact = |f: &Finding| f.source.clone().filter(|s| !s.approximate);
+    if let (Some(x), Some(y)) = (exact(a), exact(b)) {
+        if x == y {
+            return true;
+        }
+    }
+    a.function == b.function
+        && ((a.source.is_some() && a.source == b.source) || a.fingerprint == b.fingerprint)
+}
+
 /// Scans one file.
 pub fn scan_file(path: &Path, rules: &RuleSet) -> FileReport {
     scan_file_with(path, &ScanConfig::new(rules))
@@ -189,6 +411,13 @@ pub fn scan_text(path: String, text: &str, rules: &RuleSet) -> FileReport {
 
 /// Scans IR text with a full configuration.
 pub fn scan_text_with(path: String, text: &str, config: &ScanConfig<'_>) -> FileReport {
+    let base = PathBuf::from(&path);
+    scan_text_at(path, &base, text, config)
+}
+
+/// As [`scan_text_with`], looking for the MSL files debug info names around
+/// `base` (the IR's own path, or the `.metal` source it was compiled from).
+fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) -> FileReport {
     let rules = config.rules;
     let mut module = ir::read_module(text);
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
@@ -252,7 +481,7 @@ pub fn scan_text_with(path: String, text: &str, config: &ScanConfig<'_>) -> File
         metadata_nodes: module.metadata.len(),
         function_constants: air.function_constants.iter().map(to_json).collect(),
     };
-    let resolver = crate::source::Resolver::new(Path::new(&path), config.source_root.as_deref());
+    let resolver = crate::source::Resolver::new(base, config.source_root.as_deref());
     let findings = analyze(
         &mut module,
         air,
@@ -274,6 +503,7 @@ pub fn scan_text_with(path: String, text: &str, config: &ScanConfig<'_>) -> File
         findings,
         suppressed: Vec::new(),
         baseline_matched: 0,
+        compiled: Vec::new(),
     }
 }
 
@@ -282,17 +512,40 @@ fn to_json<T: Serialize>(v: &T) -> serde_json::Value {
     serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
 }
 
-/// Reads every body (callers before callees), computes provenance and runs
-/// the rules, one function at a time so only one body is in memory.
-fn analyze<'a>(
+/// The analyses of one defined function, as `walk_functions` hands them out.
+pub struct Visit<'v, 'a> {
+    pub index: usize,
+    pub function: &'v ir::Function<'a>,
+    pub body: &'v ir::Body<'a>,
+    pub du: &'v DefUse<'a>,
+    pub cf: &'v ControlFlow,
+    pub prov: &'v FunctionProvenance,
+    /// What the parameters were taken to be (AIR metadata for an entry
+    /// point, the join of the call sites for a helper).
+    pub params: &'v [Provenance],
+    /// Names of the entry points that reach the function.
+    pub kernels: Vec<&'a str>,
+}
+
+/// What `walk_functions` leaves behind.
+pub struct Walked<'a> {
+    pub ctx: ModuleContext<'a>,
+    pub graph: CallGraph,
+    pub index_of: FxHashMap<&'a str, usize>,
+    pub blocks: usize,
+    pub instructions: usize,
+}
+
+/// Reads every body, callers before callees, builds def-use, control flow
+/// and provenance, and hands each defined function to `visit` before
+/// dropping its body, so only one body is in memory at a time. A helper's
+/// parameters take the join of what its call sites pass.
+pub fn walk_functions<'a>(
     module: &mut Module<'a>,
     air: ir::air::AirInfo<'a>,
-    rules: &RuleSet,
-    path: &str,
-    resolver: &crate::source::Resolver,
     diagnostics: &mut Vec<Diagnostic>,
-    summary: &mut ModuleSummary,
-) -> Vec<Finding> {
+    mut visit: impl FnMut(&Module<'a>, &ModuleContext<'a>, &Visit<'_, 'a>),
+) -> Walked<'a> {
     let index_of: FxHashMap<&'a str, usize> = module
         .functions
         .iter()
@@ -314,16 +567,16 @@ fn analyze<'a>(
             ctx.note_static_init(&module.functions[i], &body);
         }
     }
+    let (mut blocks, mut instructions) = (0, 0);
     // What call sites pass to each function's parameters, joined.
     let mut passed: Vec<Option<Vec<Provenance>>> = vec![None; module.functions.len()];
-    let mut findings = Vec::new();
     for &fi in &graph.order {
         let (body, diags) = module.body(fi);
         diagnostics.extend(diags);
-        summary.blocks += body.blocks.len();
-        summary.instructions += body.instructions.len();
+        blocks += body.blocks.len();
+        instructions += body.instructions.len();
         let function = &module.functions[fi];
-        if !function.is_definition || rules.rules.is_empty() {
+        if !function.is_definition {
             continue;
         }
         let du = DefUse::build(function, &body);
@@ -331,13 +584,11 @@ fn analyze<'a>(
         // LLVM rejects a branch to a label no block has; without this the
         // edge would vanish silently and change what counts as conditional.
         for missing in &cf.cfg.missing {
-            diagnostics.push(Diagnostic::error(
-                missing.line,
-                format!(
-                    "branch to undefined label %{} in @{}",
-                    missing.label, function.name
-                ),
-            ));
+            let msg = format!(
+                "branch to undefined label %{} in @{}",
+                missing.label, function.name
+            );
+            diagnostics.push(Diagnostic::error(missing.line, msg));
         }
         let params = match entries.get(&fi) {
             Some(&e) => entry_params(&ctx, module, e, function),
@@ -345,16 +596,17 @@ fn analyze<'a>(
                 .take()
                 .unwrap_or_else(|| vec![Provenance::of(Sources::UNKNOWN); function.params.len()]),
         };
-        let prov = FunctionProvenance::compute(&ctx, module, function, &body, &du, params);
+        let prov = FunctionProvenance::compute(&ctx, module, function, &body, &du, params.clone());
         for inst in body
             .instructions
             .iter()
             .filter(|i| i.opcode == Opcode::Call)
         {
-            let Some(&callee) = inst.callee_name().and_then(|c| index_of.get(c)) else {
-                continue;
-            };
-            let Some(slot) = passed.get_mut(callee) else {
+            let Some(slot) = inst
+                .callee_name()
+                .and_then(|c| index_of.get(c))
+                .and_then(|&c| passed.get_mut(c))
+            else {
                 continue;
             };
             let acc = slot.get_or_insert_with(Vec::new);
@@ -370,24 +622,59 @@ fn analyze<'a>(
             .iter()
             .filter_map(|&e| entry_names.get(e).copied())
             .collect();
-        let fctx = FunctionContext {
-            module,
-            air: &ctx.air,
+        let v = Visit {
+            index: fi,
             function,
             body: &body,
             du: &du,
             cf: &cf,
             prov: &prov,
+            params: &params,
             kernels,
+        };
+        visit(module, &ctx, &v);
+    }
+    Walked {
+        ctx,
+        graph,
+        index_of,
+        blocks,
+        instructions,
+    }
+}
+
+/// Runs the rules on every function and maps each finding to its source.
+fn analyze<'a>(
+    module: &mut Module<'a>,
+    air: ir::air::AirInfo<'a>,
+    rules: &RuleSet,
+    path: &str,
+    resolver: &crate::source::Resolver,
+    diagnostics: &mut Vec<Diagnostic>,
+    summary: &mut ModuleSummary,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let walked = walk_functions(module, air, diagnostics, |module, ctx, v| {
+        let fctx = FunctionContext {
+            module,
+            air: &ctx.air,
+            function: v.function,
+            body: v.body,
+            du: v.du,
+            cf: v.cf,
+            prov: v.prov,
+            kernels: v.kernels.clone(),
         };
         let first_new = findings.len();
         rules::run(rules, &fctx, path, &mut findings);
         for f in &mut findings[first_new..] {
-            let mapped = crate::source::map(module, function, &body, &du, f.inst, resolver);
+            let mapped = crate::source::map(module, v.function, v.body, v.du, f.inst, resolver);
             f.source = mapped.source;
             f.inlined_at = mapped.inlined_at;
         }
-    }
+    });
+    summary.blocks += walked.blocks;
+    summary.instructions += walked.instructions;
     findings.sort_by(|a, b| a.ir.line.cmp(&b.ir.line).then_with(|| a.rule.cmp(&b.rule)));
     findings
 }
@@ -395,19 +682,96 @@ fn analyze<'a>(
 /// Scans every file the paths name, `jobs` files at a time. Reports come
 /// back in the order the files were found, whatever the thread timing.
 pub fn scan_paths(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Vec<FileReport> {
-    let found = input::collect(paths);
-    let work = |f: &Found| match f {
-        Found::File(p) if crate::compile::BinaryInput::from_path(p).is_some() => {
-            scan_binary(p, config)
+    scan_all(paths, jobs, config).files
+}
+
+/// What a whole scan gave.
+pub struct ScanOutput {
+    pub files: Vec<FileReport>,
+    /// `.metal` files not compiled because no compiler is here.
+    pub skipped: Vec<PathBuf>,
+    /// Why they were skipped.
+    pub skip_reason: Option<String>,
+}
+
+impl ScanOutput {
+    /// The one line to print about skipped files, if any were.
+    pub fn skipped_line(&self) -> Option<String> {
+        let reason = self.skip_reason.as_deref()?;
+        (!self.skipped.is_empty()).then(|| xcrun::skipped_line(self.skipped.len(), reason))
+    }
+}
+
+/// Scans below this many files draw no progress bar, unless they compile.
+const PROGRESS_MIN_FILES: usize = 16;
+
+/// As [`scan_paths`], also saying which `.metal` files were skipped: where
+/// no compiler driver is found they are left out, not failed.
+pub fn scan_all(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> ScanOutput {
+    let mut found = input::collect_with(paths, &config.walk);
+    let is_metal = |f: &Found| matches!(f, Found::File(p) if xcrun::is_metal(p));
+    let has_metal = found.iter().any(is_metal);
+    let mut skipped = Vec::new();
+    let mut skip_reason = None;
+    if has_metal {
+        if let Err(Unavailable::Missing(why)) = config.xcrun() {
+            skip_reason = Some(why.clone());
+            found.retain(|f| match f {
+                Found::File(p) if xcrun::is_metal(p) => {
+                    skipped.push(p.clone());
+                    false
+                }
+                _ => true,
+            });
         }
-        Found::File(p) => vec![scan_file_with(p, config)],
-        Found::Error(p, e) => vec![FileReport::failed(p.display().to_string(), e.clone())],
+    }
+    let compiles = found.iter().any(is_metal);
+    let bar = progress_bar(
+        config.progress && (compiles || found.len() >= PROGRESS_MIN_FILES),
+        found.len(),
+    );
+    let work = |f: &Found| {
+        let out = match f {
+            Found::File(p) if xcrun::is_metal(p) => vec![scan_metal(p, config)],
+            Found::File(p) if crate::compile::BinaryInput::from_path(p).is_some() => {
+                scan_binary(p, config)
+            }
+            Found::File(p) => vec![scan_file_with(p, config)],
+            Found::Error(p, e) => vec![FileReport::failed(p.display().to_string(), e.clone())],
+        };
+        bar.inc(1);
+        out
     };
-    match rayon::ThreadPoolBuilder::new()
+    let files = match rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
     {
         Ok(pool) => pool.install(|| found.par_iter().flat_map_iter(work).collect()),
         Err(_) => found.iter().flat_map(work).collect(),
+    };
+    bar.finish_and_clear();
+    ScanOutput {
+        files,
+        skipped,
+        skip_reason,
     }
+}
+
+/// A bar on stderr when `wanted` and stderr is a terminal; else hidden, so
+/// logs and pipes never see it.
+fn progress_bar(wanted: bool, len: usize) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !wanted || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(len as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} files")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }

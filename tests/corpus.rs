@@ -3,35 +3,9 @@
 //! The corpus is not part of the repository: without it the test says so and
 //! passes vacuously.
 
+mod common;
+
 use air_scan::scan::{Status, scan_file};
-use std::path::{Path, PathBuf};
-
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is absent; the corpus test did not run",
-            dir.display()
-        );
-        None
-    }
-}
-
-fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            ll_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ll") {
-            out.push(p);
-        }
-    }
-}
 
 /// Counts the `!N` references on the `!air.kernel = !{...}` line, read
 /// straight from the text so the count does not depend on the reader.
@@ -47,10 +21,11 @@ fn kernel_entries(text: &str) -> usize {
 
 #[test]
 fn every_corpus_file_reads_cleanly() {
-    let Some(dir) = corpus_dir() else { return };
-    let mut files = Vec::new();
-    ll_files(&dir, &mut files);
-    files.sort();
+    let Some(dir) = common::shared("corpus", "the corpus test") else {
+        return;
+    };
+    let files = common::files_ending(&dir, ".ll");
+
     assert!(
         files.len() >= 1000,
         "expected the whole corpus, found {} .ll files",
@@ -109,9 +84,10 @@ fn every_corpus_file_reads_cleanly() {
 /// lines in its text: nothing is silently skipped.
 #[test]
 fn corpus_instruction_counts_match_the_text() {
-    let Some(dir) = corpus_dir() else { return };
-    let mut files = Vec::new();
-    ll_files(&dir, &mut files);
+    let Some(dir) = common::shared("corpus", "the corpus test") else {
+        return;
+    };
+    let files = common::files_ending(&dir, ".ll");
     for path in files.iter().step_by(7) {
         let text = std::fs::read_to_string(path).unwrap();
         let expected = text

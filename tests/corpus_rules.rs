@@ -1,42 +1,16 @@
 //! The divide rules measured on ../shared/corpus. Skips, saying so, where
 //! the corpus is absent.
 
+mod common;
+
 use air_scan::rules::{Finding, RuleSet};
 use air_scan::scan::scan_file;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is absent; the corpus rule tests did not run",
-            dir.display()
-        );
-        None
-    }
-}
-
-fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            ll_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ll") {
-            out.push(p);
-        }
-    }
-}
-
 fn findings_under(dir: &Path) -> BTreeMap<PathBuf, Vec<Finding>> {
     let rules = RuleSet::builtin();
-    let mut files = Vec::new();
-    ll_files(dir, &mut files);
+    let files = common::files_ending(dir, ".ll");
     files
         .into_iter()
         .map(|f| {
@@ -48,7 +22,9 @@ fn findings_under(dir: &Path) -> BTreeMap<PathBuf, Vec<Finding>> {
 
 #[test]
 fn function_constant_divisors_of_mistral_rs_are_not_findings() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::shared("corpus", "the corpus rule tests") else {
+        return;
+    };
     let all = findings_under(&dir.join("EricLBuehler__mistral.rs"));
     assert!(
         all.len() >= 32,
@@ -81,7 +57,9 @@ fn function_constant_divisors_of_mistral_rs_are_not_findings() {
 /// the analysis.
 #[test]
 fn every_divide_by_a_constant_buffer_load_is_found_in_mlx() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::shared("corpus", "the corpus rule tests") else {
+        return;
+    };
     let all = findings_under(&dir.join("Iito__spindll"));
     let mut expected = 0;
     let mut missing = Vec::new();
@@ -142,7 +120,9 @@ fn every_divide_by_a_constant_buffer_load_is_found_in_mlx() {
 /// Findings whose divisor comes from an argument buffer name its field or argument.
 #[test]
 fn argument_buffer_divisors_are_named() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::shared("corpus", "the corpus rule tests") else {
+        return;
+    };
     let all = findings_under(&dir);
     let mut total = 0;
     let mut named = 0;
@@ -168,7 +148,9 @@ fn argument_buffer_divisors_are_named() {
 /// The typed `.ll` and the `.opaque.ll` of the same module give the same findings.
 #[test]
 fn pointer_eras_give_the_same_findings() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::shared("corpus", "the corpus rule tests") else {
+        return;
+    };
     let all = findings_under(&dir);
     let key = |fs: &Vec<Finding>| {
         let mut v: Vec<(String, String, String)> = fs

@@ -2,9 +2,11 @@
 //! and opaque twin (testdata/diff/twins), directories, errors, and every
 //! typed/opaque twin of ../shared/corpus.
 
+mod common;
+
 use air_scan::diff::{DiffArgs, DiffFormat, run};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Paths relative to the package root (where cargo runs tests), so the
 /// output names them the same on every machine.
@@ -427,41 +429,14 @@ fn json_has_what_the_schema_requires() {
     assert_eq!(got, want, "metric keys and the schema's enum differ");
 }
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is absent; the typed/opaque twin diff did not run",
-            dir.display()
-        );
-        None
-    }
-}
-
-fn opaque_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            opaque_files(&p, out);
-        } else if p.to_string_lossy().ends_with(".opaque.ll") {
-            out.push(p);
-        }
-    }
-}
-
 /// Every typed `.ll` of the corpus and its `.opaque.ll` twin diff as equal.
 #[test]
 fn corpus_typed_and_opaque_twins_diff_equal() {
     use rayon::prelude::*;
-    let Some(dir) = corpus() else { return };
-    let mut opaque = Vec::new();
-    opaque_files(&dir, &mut opaque);
-    opaque.sort();
+    let Some(dir) = common::shared("corpus", "the typed/opaque twin diff") else {
+        return;
+    };
+    let opaque = common::files_ending(&dir, ".opaque.ll");
     let pairs: Vec<(PathBuf, PathBuf)> = opaque
         .into_iter()
         .filter_map(|o| {

@@ -10,7 +10,11 @@ use std::path::Path;
 type Key = (String, String, String);
 
 fn key(f: &Finding) -> Key {
-    (f.function.clone(), f.rule.clone(), f.evidence["divisor"]["name"].to_string())
+    (
+        f.function.clone(),
+        f.rule.clone(),
+        f.evidence["divisor"]["name"].to_string(),
+    )
 }
 
 fn tally(findings: impl Iterator<Item = Key>) -> BTreeMap<Key, usize> {
@@ -36,12 +40,22 @@ fn mlx_metallib_matches_its_extracted_ll_files() {
     let config = ScanConfig::new(&rules);
     let reports = scan_binary(&dir.join("mlx.metallib"), &config);
     assert_eq!(reports.len(), 382);
-    assert!(reports.iter().all(|r| r.status == Status::Ok), "a module failed");
-    assert!(reports[0].path.ends_with("mlx.metallib:steel_attention_float16_bq32_bk16_bd128_wm4_wn1_maskfloat16"));
+    assert!(
+        reports.iter().all(|r| r.status == Status::Ok),
+        "a module failed"
+    );
+    assert!(
+        reports[0]
+            .path
+            .ends_with("mlx.metallib:steel_attention_float16_bq32_bk16_bd128_wm4_wn1_maskfloat16")
+    );
     let from_library = tally(reports.iter().flat_map(|r| &r.findings).map(key));
 
     let mut typed = Vec::new();
-    for e in std::fs::read_dir(dir.join("mlx.metallib.extracted")).unwrap().flatten() {
+    for e in std::fs::read_dir(dir.join("mlx.metallib.extracted"))
+        .unwrap()
+        .flatten()
+    {
         let p = e.path();
         let name = p.to_string_lossy().into_owned();
         if name.ends_with(".ll") && !name.ends_with(".opaque.ll") {
@@ -49,7 +63,12 @@ fn mlx_metallib_matches_its_extracted_ll_files() {
         }
     }
     assert_eq!(typed.len(), 382);
-    let from_files = tally(typed.iter().flat_map(|p| scan_file(p, &rules).findings).map(|f| key(&f)));
+    let from_files = tally(
+        typed
+            .iter()
+            .flat_map(|p| scan_file(p, &rules).findings)
+            .map(|f| key(&f)),
+    );
     assert!(from_library.values().sum::<usize>() > 1000);
     assert_eq!(from_library, from_files);
 }

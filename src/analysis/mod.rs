@@ -1,7 +1,8 @@
 //! Analyses of one function body that rules build on: control flow
 //! (`cfg`, `dominance`, `loops`), def-use chains (`defuse`), where values
-//! come from (`provenance`, with `layout` for byte offsets), and which
-//! function calls which (`callgraph`).
+//! come from (`provenance`, with `layout` for byte offsets), which blocks
+//! run on only some threads (`divergence`), and which function calls which
+//! (`callgraph`).
 //!
 //! Everything here is per function and linear or near-linear in its size,
 //! with explicit stacks instead of recursion, so a generated kernel with tens
@@ -10,6 +11,7 @@
 pub mod callgraph;
 pub mod cfg;
 pub mod defuse;
+pub mod divergence;
 pub mod dominance;
 pub mod layout;
 pub mod loops;

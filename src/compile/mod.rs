@@ -1,5 +1,6 @@
-//! Turning inputs that are not IR text into IR text. For now: `.air`
-//! bitcode and `.metallib` libraries, through an external `llvm-dis`.
+//! Turning inputs that are not IR text into IR text: `.air` bitcode and
+//! `.metallib` libraries through an external `llvm-dis`, and `.metal`
+//! sources through `xcrun metal` ([`xcrun`], with its own disk cache).
 //!
 //! The API a scan calls:
 //!
@@ -24,6 +25,7 @@
 
 pub mod llvm_dis;
 pub mod metallib;
+pub mod xcrun;
 
 pub use llvm_dis::LlvmDis;
 

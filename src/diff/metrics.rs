@@ -8,12 +8,9 @@
 //! `is_free`).
 
 use crate::analysis::ControlFlow;
-use crate::analysis::callgraph::CallGraph;
 use crate::analysis::defuse::DefUse;
 use crate::analysis::layout;
-use crate::analysis::provenance::{
-    Class, FunctionProvenance, ModuleContext, Provenance, Sources, entry_params,
-};
+use crate::analysis::provenance::{Class, FunctionProvenance, ModuleContext, Provenance};
 use crate::ir::{self, Body, Diagnostic, Instruction, Module, Opcode, Severity, Value};
 use crate::rules::{self, Finding, FunctionContext, RuleSet};
 use rustc_hash::FxHashMap;
@@ -124,89 +121,32 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
     let mut errors: Vec<Diagnostic> = std::mem::take(&mut module.diagnostics);
     let air = ir::air::air_info(&module);
     errors.extend(air.diagnostics.iter().cloned());
-    let index_of: FxHashMap<&'a str, usize> = module
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.name, i))
-        .collect();
-    let entries: FxHashMap<usize, usize> = air
-        .entry_points
-        .iter()
-        .enumerate()
-        .filter_map(|(e, ep)| index_of.get(ep.name).map(|&f| (f, e)))
-        .collect();
-    let graph = CallGraph::build(&module, &entries);
-    let mut ctx = ModuleContext::new(air);
-    for i in 0..module.functions.len() {
-        if module.functions[i].section == Some("air.static_init") {
-            let (body, _) = module.body(i);
-            ctx.note_static_init(&module.functions[i], &body);
-        }
-    }
-
     let n = module.functions.len();
     let mut per_function: Vec<Metrics> = vec![Metrics::default(); n];
     let mut findings_of: Vec<Vec<Finding>> = vec![Vec::new(); n];
-    let mut passed: Vec<Option<Vec<Provenance>>> = vec![None; n];
     let mut params: Vec<Vec<Provenance>> = vec![Vec::new(); n];
-    // Callers first, as `scan::analyze` does, so a helper's parameters
-    // take the join of what its call sites pass.
-    for &fi in &graph.order {
-        let (body, diags) = module.body(fi);
-        errors.extend(diags);
-        let function = &module.functions[fi];
-        if !function.is_definition {
-            continue;
-        }
-        let du = DefUse::build(function, &body);
-        let cf = ControlFlow::of(&body);
-        let p = match entries.get(&fi) {
-            Some(&e) => entry_params(&ctx, &module, e, function),
-            None => passed[fi]
-                .take()
-                .unwrap_or_else(|| vec![Provenance::of(Sources::UNKNOWN); function.params.len()]),
-        };
-        params[fi] = p.clone();
-        let prov = FunctionProvenance::compute(&ctx, &module, function, &body, &du, p);
-        for inst in body
-            .instructions
-            .iter()
-            .filter(|i| i.opcode == Opcode::Call)
-        {
-            let Some(slot) = inst
-                .callee_name()
-                .and_then(|c| index_of.get(c))
-                .and_then(|&c| passed.get_mut(c))
-            else {
-                continue;
-            };
-            let acc = slot.get_or_insert_with(Vec::new);
-            for (j, arg) in inst.call_args().iter().enumerate() {
-                let v = prov.value(&du, &arg.value);
-                match acc.get_mut(j) {
-                    Some(a) => a.join(&v),
-                    None => acc.push(v),
-                }
-            }
-        }
-        per_function[fi] = count(&module, &body, &du, &cf, &prov);
-        let kernels = graph.reached_by[fi]
-            .iter()
-            .filter_map(|&e| ctx.air.entry_points.get(e).map(|ep| ep.name))
-            .collect();
+    // The same walk as the scan's, so counts and findings agree with it.
+    let walked = crate::scan::walk_functions(&mut module, air, &mut errors, |module, ctx, v| {
+        params[v.index] = v.params.to_vec();
+        per_function[v.index] = count(module, v.body, v.du, v.cf, v.prov);
         let fctx = FunctionContext {
-            module: &module,
+            module,
             air: &ctx.air,
-            function,
-            body: &body,
-            du: &du,
-            cf: &cf,
-            prov: &prov,
-            kernels,
+            function: v.function,
+            body: v.body,
+            du: v.du,
+            cf: v.cf,
+            prov: v.prov,
+            kernels: v.kernels.clone(),
         };
-        rules::run(rules, &fctx, path, &mut findings_of[fi]);
-    }
+        rules::run(rules, &fctx, path, &mut findings_of[v.index]);
+    });
+    let crate::scan::Walked {
+        ctx,
+        graph,
+        index_of,
+        ..
+    } = walked;
 
     // Each function's counts go to every kernel that reaches it: the same
     // work as summing each kernel's closure, done once per (function, kernel).

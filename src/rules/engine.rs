@@ -5,8 +5,9 @@
 use super::FunctionContext;
 use super::pattern::{ChainStep, Match, OperandMatch};
 use crate::analysis::defuse::Def;
+use crate::analysis::divergence::Divergence;
 use crate::analysis::provenance::Class;
-use crate::ir::{Instruction, Opcode, Value};
+use crate::ir::{Instruction, Opcode, Type, TypeId, TypeTable, Value};
 
 /// Hops a chain step may take through `through` opcodes.
 const MAX_HOPS: usize = 8;
@@ -21,10 +22,20 @@ pub struct Matched {
     pub chain: Vec<usize>,
     pub loop_depth: u32,
     pub conditional: bool,
+    /// For `in_divergent_block`: the block whose thread-varying branch
+    /// decides whether the match runs.
+    pub divergent_branch: Option<usize>,
 }
 
 pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
     let mut out = Vec::new();
+    if m.fast_math.is_some_and(|want| want != ctx.air.fast_math()) {
+        return out;
+    }
+    // Computed only for the patterns that ask, once per function.
+    let divergence = m
+        .in_divergent_block
+        .map(|_| Divergence::compute(ctx.body, ctx.du, ctx.cf, ctx.prov));
     for (i, inst) in ctx.body.instructions.iter().enumerate() {
         if !opcode_matches(m, inst) {
             continue;
@@ -32,9 +43,26 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
         if !m.int_bits.is_empty() && !int_bits_match(&m.int_bits, ctx, inst) {
             continue;
         }
+        if !m.types.is_empty() && !types_match(&m.types, ctx, inst) {
+            continue;
+        }
+        if !m.allocates.is_empty() && !allocates_match(&m.allocates, ctx, inst) {
+            continue;
+        }
+        if m.indirect_call
+            .is_some_and(|want| want != is_indirect_call(inst))
+        {
+            continue;
+        }
         let block = ctx.du.block_of(i);
         let conditional = ctx.cf.control_deps.is_conditional(block);
         if m.in_conditional.is_some_and(|want| want != conditional) {
+            continue;
+        }
+        let divergent_branch = divergence.as_ref().and_then(|d| d.cause(block));
+        if m.in_divergent_block
+            .is_some_and(|want| want != divergent_branch.is_some())
+        {
             continue;
         }
         let loop_depth = ctx.cf.loops.depth(block);
@@ -52,6 +80,7 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
             chain,
             loop_depth,
             conditional,
+            divergent_branch,
         };
         if !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
             continue;
@@ -66,7 +95,83 @@ fn opcode_matches(m: &Match, inst: &Instruction<'_>) -> bool {
         || (inst.opcode == Opcode::Call
             && inst
                 .callee_name()
-                .is_some_and(|c| m.calls.iter().any(|x| x == c)))
+                .is_some_and(|c| m.calls.iter().any(|x| name_matches(x, c))))
+}
+
+/// A `calls` entry against a callee name: exact, or with one `*` standing
+/// for any text.
+pub fn name_matches(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        Some((pre, post)) => {
+            name.len() >= pre.len() + post.len() && name.starts_with(pre) && name.ends_with(post)
+        }
+        None => pattern == name,
+    }
+}
+
+/// The name `types` uses for a scalar type (the element of a vector).
+pub fn scalar_name(types: &TypeTable<'_>, ty: TypeId) -> Option<String> {
+    Some(match types.get(types.scalar_of(ty)) {
+        Type::Half => "half".into(),
+        Type::BFloat => "bfloat".into(),
+        Type::Float => "float".into(),
+        Type::Double => "double".into(),
+        Type::Int(b) => format!("i{b}"),
+        _ => return None,
+    })
+}
+
+/// The result or an operand (a call's callee aside) has one of `names`.
+fn types_match(names: &[String], ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
+    let types = &ctx.module.types;
+    let is = |ty: TypeId| scalar_name(types, ty).is_some_and(|n| names.contains(&n));
+    let operands = match inst.opcode {
+        Opcode::Call => inst.call_args(),
+        _ => &inst.operands,
+    };
+    is(inst.ty) || operands.iter().any(|o| is(o.ty))
+}
+
+/// The kind of type an `alloca` allocates: array, struct, vector or scalar.
+fn allocates_match(
+    kinds: &[String],
+    ctx: &FunctionContext<'_, '_>,
+    inst: &Instruction<'_>,
+) -> bool {
+    if inst.opcode != Opcode::Alloca {
+        return false;
+    }
+    let Some(ty) = inst.elem_ty else {
+        return false;
+    };
+    let types = &ctx.module.types;
+    let kind = match types.get(types.resolve(ty)) {
+        Type::Array { .. } => "array",
+        Type::Struct { .. } => "struct",
+        Type::Vector { .. } => "vector",
+        _ => "scalar",
+    };
+    kinds.iter().any(|k| k == kind)
+}
+
+/// A call whose callee is a value rather than a function named directly (or
+/// through a constant cast of one, as typed-pointer IR writes it).
+pub fn is_indirect_call(inst: &Instruction<'_>) -> bool {
+    let Some(callee) = inst.callee() else {
+        return false;
+    };
+    let mut v = &callee.value;
+    for _ in 0..16 {
+        match v {
+            Value::Expr(e) if e.opcode.is_cast() => match e.operands.first() {
+                Some(op) => v = &op.value,
+                None => return false,
+            },
+            Value::Local(_) => return true,
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn int_bits_match(bits: &[u32], ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
@@ -101,6 +206,18 @@ fn operand_matches(
     if o.not_constant && constant_of(&op.value).is_some() {
         return false;
     }
+    if !o.addrspace.is_empty()
+        && !ctx
+            .module
+            .types
+            .addrspace(op.ty)
+            .is_some_and(|a| o.addrspace.contains(&a))
+    {
+        return false;
+    }
+    if !o.bitcast_from.is_empty() && !bitcast_from(ctx, &op.value, &o.bitcast_from) {
+        return false;
+    }
     if !o.provenance.is_empty() {
         let class = ctx.prov.value(ctx.du, &op.value).class();
         if !o
@@ -112,6 +229,32 @@ fn operand_matches(
         }
     }
     true
+}
+
+/// `v` is the result of a `bitcast` whose source has one of `names`.
+fn bitcast_from(ctx: &FunctionContext<'_, '_>, v: &Value<'_>, names: &[String]) -> bool {
+    let Some(Def::Inst(d)) = ctx.du.def_of(v) else {
+        return false;
+    };
+    let Some(def) = ctx.body.instructions.get(d) else {
+        return false;
+    };
+    def.opcode == Opcode::BitCast
+        && def
+            .operands
+            .first()
+            .and_then(|src| scalar_name(&ctx.module.types, src.ty))
+            .is_some_and(|n| names.contains(&n))
+}
+
+/// A GEP with an index that is not a constant: a local value.
+fn has_dynamic_index(inst: &Instruction<'_>) -> bool {
+    inst.opcode == Opcode::GetElementPtr
+        && inst
+            .operands
+            .iter()
+            .skip(1)
+            .any(|o| matches!(o.value, Value::Local(_)))
 }
 
 /// Follows each chain step from the previous step's instruction; returns
@@ -151,9 +294,12 @@ fn step_ends(ctx: &FunctionContext<'_, '_>, from: usize, step: &ChainStep) -> Ve
                 continue;
             };
             let name = user.opcode.name();
-            if step.to.iter().any(|t| t == name) && arrives_as(step, user, result) {
-                let bits_ok = step.int_bits.is_empty() || int_bits_match(&step.int_bits, ctx, user);
-                if bits_ok && !ends.contains(&u) {
+            let ends_here = step.to.iter().any(|t| t == name)
+                && arrives_as(step, user, result)
+                && (step.int_bits.is_empty() || int_bits_match(&step.int_bits, ctx, user))
+                && (!step.dynamic_index || has_dynamic_index(user));
+            if ends_here {
+                if !ends.contains(&u) {
                     ends.push(u);
                 }
             } else if hops < MAX_HOPS && step.through.iter().any(|t| t == name) {

@@ -2,6 +2,7 @@
 //! text) and, where the message needs more than the pattern can say, one
 //! Rust file here that describes a match (`RuleHook`).
 
+pub mod barrier_in_divergent_flow;
 pub mod divide_by_uniform;
 pub mod divide_by_varying;
 pub mod engine;
@@ -48,8 +49,9 @@ pub struct Description {
     pub help: Option<String>,
 }
 
-fn hooks() -> [&'static dyn RuleHook; 3] {
+fn hooks() -> [&'static dyn RuleHook; 4] {
     [
+        &barrier_in_divergent_flow::BarrierInDivergentFlow,
         &divide_by_uniform::DivideByUniform,
         &divide_by_varying::DivideByVarying,
         &fused_shift_address_in_branch::FusedShiftAddressInBranch,
@@ -191,6 +193,10 @@ pub struct Finding {
     /// in a loop outranks the same divide outside one.
     pub rank: u32,
     pub evidence: serde_json::Value,
+    /// The optimization levels (`O0`, `O2`) a `.metal` source was compiled
+    /// at where this finding appears; empty for IR given as input.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub levels: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -305,6 +311,7 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),
                 evidence: description.evidence,
+                levels: Vec::new(),
             });
         }
     }

@@ -11,17 +11,37 @@
 //! fix = "..."
 //! cycles = 730                    # optional: estimated cost per execution
 //!
-//! [match]
-//! opcodes = ["udiv", "sdiv"]      # instruction opcodes (or air.* callee names with `calls`)
+//! [match]                         # every condition given must hold
+//! opcodes = ["udiv", "sdiv"]      # instruction opcodes
+//! calls = ["air.wg.barrier", "air.atomic.global.add.*"]
+//!                                 # direct calls to these functions; one `*`
+//!                                 # stands for any text ("air.sin.*f32")
 //! int_bits = [16, 32, 64]         # integer width of the result (scalar or vector)
+//! types = ["double"]              # the result or an operand (not a callee) has
+//!                                 # this scalar type: half, bfloat, float, double,
+//!                                 # or iN; vectors count by their element
+//! allocates = ["array", "struct"] # an `alloca` of this kind of type
+//! indirect_call = true            # a call whose callee is not a function named
+//!                                 # directly (a function pointer, a visible
+//!                                 # function table entry)
+//! fast_math = false               # the module's `!air.compile_options` do (true)
+//!                                 # or do not (false) enable fast math
 //! in_conditional = true           # the block runs only under a conditional branch
+//! in_divergent_block = true       # the block runs only under a branch whose
+//!                                 # condition is thread-varying (provenance
+//!                                 # varying or mixed), directly or through other
+//!                                 # blocks, loop exits included
+//!                                 # (`analysis::divergence`)
 //! in_loop = true                  # the block is inside a loop
 //!
-//! [[match.operand]]               # conditions on operands
-//! index = 1
+//! [[match.operand]]               # conditions on operands (a call's arguments
+//! index = 1                       # come first, the callee last)
 //! provenance = ["uniform"]        # literal | function_constant | uniform | varying | mixed | unknown
 //! constant = [536870907]          # exact integer values
 //! family = "fused-shift"          # a named family of constants (see `families`)
+//! not_constant = true             # not a literal constant
+//! addrspace = [1]                 # a pointer into one of these address spaces
+//! bitcast_from = ["float"]        # the result of a `bitcast` from this scalar type
 //!
 //! [[match.chain]]                 # a def-use path from the previous step's result
 //! through = ["add", "sub", "or"]  # any number of hops through these opcodes
@@ -29,7 +49,11 @@
 //! operand = 0                     # arriving as this operand (optional)
 //! role = "index"                  # or as a GEP index / "address" of a load or store
 //! int_bits = [32]
+//! dynamic_index = true            # ending at a GEP with a non-constant index
 //! ```
+//!
+//! A `to` instruction that fails the step's conditions (position, width,
+//! `dynamic_index`) is walked through when its opcode is also in `through`.
 
 use serde::Deserialize;
 
@@ -79,8 +103,20 @@ pub struct Match {
     pub calls: Vec<String>,
     #[serde(default)]
     pub int_bits: Vec<u32>,
+    /// Scalar types the result or an operand must have.
+    #[serde(default)]
+    pub types: Vec<String>,
+    /// Kinds of allocated type (`array`, `struct`) an `alloca` must have.
+    #[serde(default)]
+    pub allocates: Vec<String>,
+    #[serde(default)]
+    pub indirect_call: Option<bool>,
+    #[serde(default)]
+    pub fast_math: Option<bool>,
     #[serde(default)]
     pub in_conditional: Option<bool>,
+    #[serde(default)]
+    pub in_divergent_block: Option<bool>,
     #[serde(default)]
     pub in_loop: Option<bool>,
     #[serde(default)]
@@ -105,6 +141,12 @@ pub struct OperandMatch {
     /// Requires the operand not to be a literal constant.
     #[serde(default)]
     pub not_constant: bool,
+    /// Address spaces the operand, a pointer, must point into.
+    #[serde(default)]
+    pub addrspace: Vec<u32>,
+    /// Scalar types the operand must be bitcast from.
+    #[serde(default)]
+    pub bitcast_from: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -120,10 +162,43 @@ pub struct ChainStep {
     pub role: Option<String>,
     #[serde(default)]
     pub int_bits: Vec<u32>,
+    /// The step ends at a GEP with an index that is not a constant.
+    #[serde(default)]
+    pub dynamic_index: bool,
 }
 
 /// Named families of constants a pattern can ask for.
 pub const FAMILIES: &[&str] = &["fused-shift"];
+
+/// Scalar type names `types` and `bitcast_from` know, besides `iN`.
+pub const FLOAT_TYPES: &[&str] = &["half", "bfloat", "float", "double"];
+
+/// Kinds of allocated type `allocates` knows.
+pub const ALLOCATED_KINDS: &[&str] = &["array", "struct", "vector", "scalar"];
+
+fn check_type_name(t: &str) -> Result<(), String> {
+    let int = t
+        .strip_prefix('i')
+        .and_then(|b| b.parse::<u32>().ok())
+        .is_some_and(|b| b > 0);
+    if int || FLOAT_TYPES.contains(&t) {
+        Ok(())
+    } else {
+        Err(format!(
+            "unknown type '{t}' (known: {}, iN)",
+            FLOAT_TYPES.join(", ")
+        ))
+    }
+}
+
+/// Checks a `calls` entry: a name with at most one `*`.
+fn check_call_name(c: &str) -> Result<(), String> {
+    if c.is_empty() || c.matches('*').count() > 1 {
+        Err(format!("bad call name '{c}': a name with at most one `*`"))
+    } else {
+        Ok(())
+    }
+}
 
 impl Pattern {
     /// Parses and checks one patterns/ file; errors name the problem.
@@ -153,6 +228,25 @@ impl Pattern {
                     FAMILIES.join(", ")
                 ));
             }
+        }
+        for o in &p.matcher.operand {
+            for t in &o.bitcast_from {
+                check_type_name(t)?;
+            }
+        }
+        for t in &p.matcher.types {
+            check_type_name(t)?;
+        }
+        for k in &p.matcher.allocates {
+            if !ALLOCATED_KINDS.contains(&k.as_str()) {
+                return Err(format!(
+                    "unknown allocated kind '{k}' (known: {})",
+                    ALLOCATED_KINDS.join(", ")
+                ));
+            }
+        }
+        for c in &p.matcher.calls {
+            check_call_name(c)?;
         }
         for c in &p.matcher.chain {
             if let Some(r) = &c.role
