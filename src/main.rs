@@ -121,10 +121,11 @@ struct ScanArgs {
 
     /// Where compiled `.metal` files are cached (default:
     /// `$XDG_CACHE_HOME/air-scan`, else `~/.cache/air-scan`).
-    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
 
-    /// Compile every `.metal` file anew, keeping nothing.
+    /// Compile every `.metal` file anew, keeping nothing (wins over
+    /// `--cache-dir`).
     #[arg(long)]
     no_cache: bool,
 

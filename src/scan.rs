@@ -527,6 +527,22 @@ pub struct Visit<'v, 'a> {
     pub kernels: Vec<&'a str>,
 }
 
+impl<'v, 'a> Visit<'v, 'a> {
+    /// What the rules see of this function.
+    pub fn context(&self, module: &'v Module<'a>, ctx: &'v ModuleContext<'a>) -> FunctionContext<'v, 'a> {
+        FunctionContext {
+            module,
+            air: &ctx.air,
+            function: self.function,
+            body: self.body,
+            du: self.du,
+            cf: self.cf,
+            prov: self.prov,
+            kernels: self.kernels.clone(),
+        }
+    }
+}
+
 /// What `walk_functions` leaves behind.
 pub struct Walked<'a> {
     pub ctx: ModuleContext<'a>,
@@ -655,18 +671,8 @@ fn analyze<'a>(
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
     let walked = walk_functions(module, air, diagnostics, |module, ctx, v| {
-        let fctx = FunctionContext {
-            module,
-            air: &ctx.air,
-            function: v.function,
-            body: v.body,
-            du: v.du,
-            cf: v.cf,
-            prov: v.prov,
-            kernels: v.kernels.clone(),
-        };
         let first_new = findings.len();
-        rules::run(rules, &fctx, path, &mut findings);
+        rules::run(rules, &v.context(module, ctx), path, &mut findings);
         for f in &mut findings[first_new..] {
             let mapped = crate::source::map(module, v.function, v.body, v.du, f.inst, resolver);
             f.source = mapped.source;

@@ -156,11 +156,7 @@ fn findings(report: &Value) -> Vec<(String, String, Vec<String>)> {
             };
             let levels = f["levels"]
                 .as_array()
-                .map(|l| {
-                    l.iter()
-                        .map(|x| x.as_str().unwrap().to_string())
-                        .collect()
-                })
+                .map(|l| l.iter().map(|x| x.as_str().unwrap().to_string()).collect())
                 .unwrap_or_default();
             (f["rule"].as_str().unwrap().to_string(), at, levels)
         })
@@ -208,7 +204,10 @@ fn compiles_at_o0_and_o2_with_debug_flags_and_merges_findings() {
     let src = first["source"]["path"].as_str().unwrap();
     assert!(src.ends_with("src/tile.metal"), "{src}");
     let ir = first["ir"]["path"].as_str().unwrap();
-    assert!(ir.ends_with("-tile.O0.ll") && Path::new(ir).is_file(), "{ir}");
+    assert!(
+        ir.ends_with("-tile.O0.ll") && Path::new(ir).is_file(),
+        "{ir}"
+    );
 
     let compiles = p.compiles();
     assert_eq!(compiles.len(), 2, "{compiles:?}");
@@ -274,11 +273,7 @@ fn levels_choose_what_is_compiled() {
     let (v, _) = p.json(&["--levels", "O2", "tile.metal"]);
     assert_eq!(
         findings(&v),
-        [(
-            "divide-by-uniform".into(),
-            "10:20".into(),
-            strings(&["O2"])
-        )]
+        [("divide-by-uniform".into(), "10:20".into(), strings(&["O2"]))]
     );
     let compiles = p.compiles();
     assert_eq!(compiles.len(), 1);
@@ -290,7 +285,9 @@ fn levels_choose_what_is_compiled() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--levels: unknown optimization level 'O9'"));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("--levels: unknown optimization level 'O9'")
+    );
 }
 
 #[test]
@@ -309,7 +306,11 @@ fn flags_come_from_air_scan_toml_above_and_the_command_line() {
         .args(["--metal-flag=-DTILE=4", "--metal-flag", "-Iextra", "."])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let compiles = p.compiles();
     assert_eq!(compiles.len(), 1, "levels from the config: {compiles:?}");
     let src = std::fs::canonicalize(p.src()).unwrap();
@@ -318,22 +319,43 @@ fn flags_come_from_air_scan_toml_above_and_the_command_line() {
         src.display(),
         src.display()
     );
-    assert!(compiles[0].contains(&expected), "{}\n{expected}", compiles[0]);
+    assert!(
+        compiles[0].contains(&expected),
+        "{}\n{expected}",
+        compiles[0]
+    );
 
     // --levels wins over the config.
     let (v, _) = p.json(&["--levels", "O0,O2", "kernels"]);
-    assert_eq!(file(&v, "tile.metal")["compiled"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        file(&v, "tile.metal")["compiled"].as_array().unwrap().len(),
+        2
+    );
 
     // Flags air-scan sets itself are refused, from either place.
-    let bad = p.air_scan().args(["--metal-flag=-O3", "kernels"]).output().unwrap();
+    let bad = p
+        .air_scan()
+        .args(["--metal-flag=-O3", "kernels"])
+        .output()
+        .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("set by air-scan itself"));
-    std::fs::write(p.src().join("air-scan.toml"), "[metal]\nflags = [\"-o\", \"x\"]\n").unwrap();
+    std::fs::write(
+        p.src().join("air-scan.toml"),
+        "[metal]\nflags = [\"-o\", \"x\"]\n",
+    )
+    .unwrap();
     let (v, code) = p.json(&["kernels"]);
     assert_eq!(code, 2);
     let f = file(&v, "tile.metal");
     assert_eq!(f["status"], "error");
-    assert!(f["error"].as_str().unwrap().contains("air-scan.toml: [metal] flags"), "{f:#}");
+    assert!(
+        f["error"]
+            .as_str()
+            .unwrap()
+            .contains("air-scan.toml: [metal] flags"),
+        "{f:#}"
+    );
 }
 
 // ------------------------------------------------------------------ cache
@@ -349,7 +371,12 @@ fn a_second_scan_of_an_unchanged_tree_compiles_nothing() {
     assert_eq!(p.compiles().len(), 6);
     let (second, code) = p.json(&["."]);
     assert_eq!(code, 2);
-    assert_eq!(p.compiles().len(), 6, "nothing compiled: {:?}", p.compiles());
+    assert_eq!(
+        p.compiles().len(),
+        6,
+        "nothing compiled: {:?}",
+        p.compiles()
+    );
     assert_eq!(first, second, "the same report from the cache");
     // --no-cache compiles everything again.
     p.json(&["--no-cache", "."]);
@@ -384,7 +411,10 @@ fn the_cache_key_covers_source_includes_flags_and_compiler_version() {
     assert_eq!(scan(&["--metal-flag=-DX"]), 4, "a flag changed");
     std::fs::write(p.root().join("version"), "Apple metal version 99999.1\n").unwrap();
     assert_eq!(scan(&[]), 5, "the compiler changed");
-    p.write("tile.metal", &format!("#include \"common.h\"\n#include <shared.h>\n{text}\n"));
+    p.write(
+        "tile.metal",
+        &format!("#include \"common.h\"\n#include <shared.h>\n{text}\n"),
+    );
     assert_eq!(scan(&[]), 6, "the source changed");
     assert_eq!(scan(&[]), 6);
 }
@@ -402,14 +432,24 @@ fn a_compile_error_shows_the_compiler_message_and_the_scan_goes_on() {
     assert_eq!(bad["status"], "error");
     let msg = bad["error"].as_str().unwrap();
     assert!(msg.starts_with("compile failed at -O0 and -O2:\n"), "{msg}");
-    assert!(msg.contains("bad.metal:1:2: error: tile size must be a power of two"), "{msg}");
-    assert_eq!(msg.matches("error: tile size").count(), 1, "said once: {msg}");
+    assert!(
+        msg.contains("bad.metal:1:2: error: tile size must be a power of two"),
+        "{msg}"
+    );
+    assert_eq!(
+        msg.matches("error: tile size").count(),
+        1,
+        "said once: {msg}"
+    );
     assert_eq!(file(&v, "tile.metal")["status"], "ok");
     assert_eq!(v["findings"].as_array().unwrap().len(), 2);
 
     let text = p.air_scan().arg(".").output().unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("bad.metal: error: compile failed at -O0 and -O2:"), "{text}");
+    assert!(
+        text.contains("bad.metal: error: compile failed at -O0 and -O2:"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -434,7 +474,10 @@ fn without_xcrun_metal_files_are_skipped_with_one_line() {
     assert_eq!(out.status.code(), Some(0), "skipping is not an error");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.starts_with("air-scan: skipped 2 .metal files (no `xcrun` on PATH)"), "{stderr}");
+    assert!(
+        stderr.starts_with("air-scan: skipped 2 .metal files (no `xcrun` on PATH)"),
+        "{stderr}"
+    );
     assert!(stderr.contains("xcrun metal -S -emit-llvm"), "{stderr}");
     assert!(stderr.contains("scan the .ll or .air"), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -515,7 +558,13 @@ fn paths(v: &Value) -> Vec<String> {
 #[test]
 fn exclude_leaves_out_what_its_globs_match() {
     let p = Project::new();
-    for f in ["a/x.ll", "a/x.O0.ll", "vendor/y.ll", "b/vendor/z.ll", "b/w.ll"] {
+    for f in [
+        "a/x.ll",
+        "a/x.O0.ll",
+        "vendor/y.ll",
+        "b/vendor/z.ll",
+        "b/w.ll",
+    ] {
         copy_minimal(&p.src().join(f));
     }
     let (v, _) = p.json(&["--exclude", "vendor/", "--exclude", "*.O0.ll", "."]);
@@ -526,7 +575,11 @@ fn exclude_leaves_out_what_its_globs_match() {
     let (v, _) = p.json(&["--exclude", "*.ll", "a/x.ll"]);
     assert_eq!(paths(&v), ["a/x.ll"]);
 
-    let bad = p.air_scan().args(["--exclude", "a/[", "."]).output().unwrap();
+    let bad = p
+        .air_scan()
+        .args(["--exclude", "a/[", "."])
+        .output()
+        .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--exclude 'a/['"));
 }
@@ -548,10 +601,22 @@ fn symlink_loops_are_reported_and_the_scan_goes_on() {
     assert_eq!(file(&v, "ok.ll")["status"], "ok");
     let looped = file(&v, "sub_loop");
     assert_eq!(looped["status"], "error");
-    assert!(looped["error"].as_str().unwrap().starts_with("symbolic link loop: "), "{looped:#}");
+    assert!(
+        looped["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("symbolic link loop: "),
+        "{looped:#}"
+    );
     let selfish = file(&v, "self.ll");
     assert_eq!(selfish["status"], "error");
-    assert!(selfish["error"].as_str().unwrap().contains("symbolic links"), "{selfish:#}");
+    assert!(
+        selfish["error"]
+            .as_str()
+            .unwrap()
+            .contains("symbolic links"),
+        "{selfish:#}"
+    );
 }
 
 #[cfg(unix)]
@@ -572,7 +637,10 @@ fn unreadable_files_are_reported_and_the_scan_goes_on() {
     assert_eq!(file(&v, "ok.ll")["status"], "ok");
     let f = file(&v, "locked.ll");
     assert_eq!(f["status"], "error");
-    assert!(f["error"].as_str().unwrap().contains("ermission denied"), "{f:#}");
+    assert!(
+        f["error"].as_str().unwrap().contains("ermission denied"),
+        "{f:#}"
+    );
 }
 
 #[test]
@@ -584,5 +652,9 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
     p.add("tile.metal", "tile.metal");
     let out = p.air_scan().arg(".").output().unwrap();
     assert!(out.status.success());
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

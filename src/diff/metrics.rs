@@ -12,7 +12,7 @@ use crate::analysis::defuse::DefUse;
 use crate::analysis::layout;
 use crate::analysis::provenance::{Class, FunctionProvenance, ModuleContext, Provenance};
 use crate::ir::{self, Body, Diagnostic, Instruction, Module, Opcode, Severity, Value};
-use crate::rules::{self, Finding, FunctionContext, RuleSet};
+use crate::rules::{self, Finding, RuleSet};
 use rustc_hash::FxHashMap;
 
 /// One metric: its JSON key and its label in the text table.
@@ -129,17 +129,7 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
     let walked = crate::scan::walk_functions(&mut module, air, &mut errors, |module, ctx, v| {
         params[v.index] = v.params.to_vec();
         per_function[v.index] = count(module, v.body, v.du, v.cf, v.prov);
-        let fctx = FunctionContext {
-            module,
-            air: &ctx.air,
-            function: v.function,
-            body: v.body,
-            du: v.du,
-            cf: v.cf,
-            prov: v.prov,
-            kernels: v.kernels.clone(),
-        };
-        rules::run(rules, &fctx, path, &mut findings_of[v.index]);
+        rules::run(rules, &v.context(module, ctx), path, &mut findings_of[v.index]);
     });
     let crate::scan::Walked {
         ctx,

@@ -32,10 +32,19 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
     if m.fast_math.is_some_and(|want| want != ctx.air.fast_math()) {
         return out;
     }
-    // Computed only for the patterns that ask, once per function.
-    let divergence = m
-        .in_divergent_block
-        .map(|_| Divergence::compute(ctx.body, ctx.du, ctx.cf, ctx.prov));
+    // Computed only for the patterns that ask, once per function, about
+    // the blocks holding an instruction of the pattern's opcodes or calls.
+    let divergence = m.in_divergent_block.map(|_| {
+        let mut targets = vec![false; ctx.cf.cfg.len()];
+        for (i, inst) in ctx.body.instructions.iter().enumerate() {
+            if opcode_matches(m, inst)
+                && let Some(t) = targets.get_mut(ctx.du.block_of(i))
+            {
+                *t = true;
+            }
+        }
+        Divergence::compute(ctx.body, ctx.du, ctx.cf, ctx.prov, &targets)
+    });
     for (i, inst) in ctx.body.instructions.iter().enumerate() {
         if !opcode_matches(m, inst) {
             continue;
