@@ -7,9 +7,9 @@ use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-/// Larger files are refused: line numbers and offsets are kept in 32 bits
-/// in places, and such a file is no shader module anyway.
-pub const MAX_FILE_SIZE: u64 = 4 << 30;
+/// Larger files are refused (the value and why: `ir::limits`, whose
+/// limits all live in one place).
+pub use crate::ir::limits::MAX_FILE_SIZE;
 
 /// Extensions scanned when walking a directory (`.air`, `.metallib` and
 /// `.metal` go through `compile`).

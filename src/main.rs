@@ -275,12 +275,20 @@ fn main() -> ExitCode {
     if let Some(b) = &baseline {
         b.apply(&mut files);
     }
-    let out = match args.format {
-        Format::Text => report::text::render(&files, args.color.enabled(), args.show_suppressed),
-        Format::Json => report::json::render(&files),
-        Format::Sarif => report::sarif::render(&files, &rules, None),
+    let printed = match args.format {
+        Format::Text => print(&report::text::render(
+            &files,
+            args.color.enabled(),
+            args.show_suppressed,
+        )),
+        // Streamed: a large report is never held in memory whole.
+        Format::Json => match report::json::write(&files, &mut std::io::stdout().lock()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(2),
+        },
+        Format::Sarif => print(&report::sarif::render(&files, &rules, None)),
     };
-    if print(&out) != ExitCode::SUCCESS {
+    if printed != ExitCode::SUCCESS {
         return ExitCode::from(2);
     }
     let totals = report::Totals::of(&files);

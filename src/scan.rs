@@ -33,10 +33,10 @@ pub struct FileReport {
     pub error: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
     /// Compute entry points (`!air.kernel`).
-    pub kernels: Vec<serde_json::Value>,
+    pub kernels: Vec<EntryJson>,
     /// Render entry points (`!air.vertex`, `!air.fragment`, ...).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub shaders: Vec<serde_json::Value>,
+    pub shaders: Vec<EntryJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub module: Option<ModuleSummary>,
     /// Listed once, at the top level of the report.
@@ -72,6 +72,37 @@ pub struct CompiledLevel {
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+/// An entry point as the report shows it: its JSON, kept as compact text
+/// (a `serde_json::Value` per argument cost ~6 KB a kernel, and a large
+/// module has thousands), plus the two facts summaries need.
+#[derive(Debug, Clone, Serialize)]
+#[serde(transparent)]
+pub struct EntryJson {
+    json: Box<serde_json::value::RawValue>,
+    #[serde(skip)]
+    pub name: String,
+    #[serde(skip)]
+    pub stage: &'static str,
+}
+
+impl EntryJson {
+    fn of(ep: &ir::air::EntryPoint<'_>) -> Self {
+        let json = serde_json::value::to_raw_value(ep).unwrap_or_else(|_| {
+            serde_json::value::RawValue::from_string("null".into()).unwrap_or_default()
+        });
+        EntryJson {
+            json,
+            name: ep.name.to_string(),
+            stage: ep.stage,
+        }
+    }
+
+    /// The entry point's JSON, parsed (for the text report).
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(self.json.get()).unwrap_or(serde_json::Value::Null)
+    }
 }
 
 /// Facts about a module that were read, for people and dashboards.
@@ -447,13 +478,13 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
         .entry_points
         .iter()
         .filter(|e| e.stage == "kernel")
-        .map(to_json)
+        .map(EntryJson::of)
         .collect();
     let shaders = air
         .entry_points
         .iter()
         .filter(|e| e.stage != "kernel")
-        .map(to_json)
+        .map(EntryJson::of)
         .collect();
     let owned = |s: Option<&str>| s.map(str::to_string);
     let typed = (0..module.types.len()).any(|i| {
@@ -529,7 +560,11 @@ pub struct Visit<'v, 'a> {
 
 impl<'v, 'a> Visit<'v, 'a> {
     /// What the rules see of this function.
-    pub fn context(&self, module: &'v Module<'a>, ctx: &'v ModuleContext<'a>) -> FunctionContext<'v, 'a> {
+    pub fn context(
+        &self,
+        module: &'v Module<'a>,
+        ctx: &'v ModuleContext<'a>,
+    ) -> FunctionContext<'v, 'a> {
         FunctionContext {
             module,
             air: &ctx.air,

@@ -419,6 +419,42 @@ fn the_cache_key_covers_source_includes_flags_and_compiler_version() {
     assert_eq!(scan(&[]), 6);
 }
 
+/// The one test of the real compiler: runs where `xcrun metal` works (a
+/// Mac with the Metal toolchain), and says it skipped elsewhere.
+#[test]
+fn the_real_xcrun_compiles_a_fixture_on_a_mac() {
+    let works = std::process::Command::new("xcrun")
+        .args(["metal", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !works {
+        eprintln!("SKIPPED: no working `xcrun metal` here (only a Mac has one)");
+        return;
+    }
+    let p = Project::new();
+    p.add("tile.metal", "tile.metal");
+    let out = Command::cargo_bin("air-scan")
+        .unwrap()
+        .current_dir(p.src())
+        .arg("--cache-dir")
+        .arg(p.root().join("cache"))
+        .args(["--format", "json", "tile.metal"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = file(&v, "tile.metal");
+    assert_eq!(f["status"], "ok", "{f:#}");
+    assert_eq!(f["kernels"][0]["name"], "tile");
+    assert!(
+        findings(&v)
+            .iter()
+            .any(|(rule, at, levels)| rule == "divide-by-uniform"
+                && at == "10:20"
+                && levels.iter().any(|l| l == "O2")),
+        "{v:#}"
+    );
+}
+
 // --------------------------------------------------------------- failures
 
 #[test]

@@ -1,11 +1,15 @@
 //! Thread-divergent control flow: which blocks run on only some threads of a
 //! threadgroup.
 //!
-//! A branch (`br i1 %c`, `switch`) is divergent when its condition's
-//! provenance class is varying or mixed: it depends on a thread-varying
-//! builtin or on device or threadgroup memory. A condition that is literal,
-//! a function constant, uniform (kernel arguments, `constant` buffers,
-//! `threadgroup_position_in_grid`) or unknown is not.
+//! A branch (`br i1 %c`, `switch`) is divergent when its condition may differ
+//! between threads: a thread-varying builtin reaches it (as a value, or as an
+//! index of the memory it was read from), or it is the result of an atomic
+//! read-modify-write. A value read from device or threadgroup memory at an
+//! address no thread id reaches is the same for every thread (Metal
+//! FlashAttention branches on a per-block mask byte read that way), and
+//! literals, function constants, uniform values (kernel arguments, `constant`
+//! buffers, `threadgroup_position_in_grid`) and unknown values are not
+//! divergent either.
 //!
 //! Divergence is asked about some target blocks (those holding a barrier,
 //! say), and a divergent branch only counts when at least two of its
@@ -23,14 +27,17 @@
 //! dependent on the loop's exiting branch, so a loop whose trip count varies
 //! by thread makes its body divergent.
 //!
-//! Linear: a backward walk from the targets, one look at each block's
-//! terminator, then a breadth-first walk of the control-dependence graph that
-//! visits each block once.
+//! `Divergence::compute` is linear: a backward walk from the targets, one look
+//! at each block's terminator, then a breadth-first walk of the
+//! control-dependence graph that visits each block once. `skipping_meets_target`
+//! is the closer, per-finding look a rule may take; it visits each edge at
+//! most once and stops at a budget.
 
 use super::ControlFlow;
-use super::defuse::DefUse;
-use super::provenance::{Class, FunctionProvenance};
-use crate::ir::{Body, Opcode, Operand};
+use super::defuse::{Def, DefUse};
+use super::provenance::{FunctionProvenance, Provenance, Sources};
+use crate::ir::{Body, Opcode, Operand, TypeTable, Value};
+use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
 
 /// The divergent blocks of one function, each with the divergent branch
@@ -70,10 +77,7 @@ impl Divergence {
             let Some(cond) = branch_condition(cf, body, a) else {
                 continue;
             };
-            if !matches!(
-                prov.value(du, &cond.value).class(),
-                Class::Varying | Class::Mixed
-            ) {
+            if !is_thread_varying(&prov.value(du, &cond.value)) {
                 continue;
             }
             for &x in cf.control_deps.decided_by(a) {
@@ -112,6 +116,14 @@ impl Divergence {
     }
 }
 
+/// Whether a value may differ between the threads of a threadgroup: a
+/// thread-varying builtin reaches it, or an atomic's per-thread result.
+pub fn is_thread_varying(p: &Provenance) -> bool {
+    p.sources.contains(Sources(
+        Sources::VARYING_BUILTIN.0 | Sources::ATOMIC_RESULT.0,
+    ))
+}
+
 /// Blocks from which a target block is reachable (targets included).
 fn reaches_target(cf: &ControlFlow, targets: &[bool]) -> Vec<bool> {
     let n = cf.cfg.len();
@@ -145,6 +157,278 @@ pub fn branch_condition<'b, 'a>(
         Opcode::Br if t.operands.len() == 3 => t.operands.first(),
         Opcode::Switch => t.operands.first(),
         _ => None,
+    }
+}
+
+/// The divergent branches that decide whether `block` runs, directly or
+/// through the blocks they decide: (branch block, the block on the way to
+/// `block` it decides). Each branch once, nearest first. `None` when the
+/// budget (blocks visited) runs out.
+pub fn divergent_deciders(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    cf: &ControlFlow,
+    prov: &FunctionProvenance,
+    block: usize,
+    budget: &mut usize,
+) -> Option<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    let mut queue = VecDeque::from([block]);
+    seen.insert(block);
+    while let Some(x) = queue.pop_front() {
+        for &a in cf.control_deps.deps(x) {
+            if !seen.insert(a) {
+                continue;
+            }
+            *budget = budget.checked_sub(1)?;
+            queue.push_back(a);
+            let varying = branch_condition(cf, body, a)
+                .is_some_and(|c| is_thread_varying(&prov.value(du, &c.value)));
+            if varying {
+                out.push((a, x));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// What a walk found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skipping {
+    /// The threads `a` sends past `b` reach no target; they finish.
+    Finish,
+    /// They can reach the target block given.
+    MeetTarget(usize),
+    /// They come back to `a`, whose condition changes each iteration of a
+    /// loop that holds `b`, so they may reach `b` in another iteration.
+    ComeBack,
+    /// The walk ran out of budget.
+    Unknown,
+}
+
+/// Where the threads go that the branch at `a` sends away from `toward`
+/// (the block on the way to `b` that `a` decides): a walk from `a`'s other
+/// successors that never enters `b`, looking for a target block.
+///
+/// Each edge X → Y is taken only if X's branch could go to Y given the edge
+/// that led into X: a condition computed from X's phis and constants is
+/// folded (LLVM's jump threading, one step), so a bail-out path that sets a
+/// flag and returns is not taken for one that reaches the next barrier.
+/// Visits each edge at most once; `budget` bounds the edges visited.
+#[allow(clippy::too_many_arguments)]
+pub fn skipping_meets_target(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    types: &TypeTable<'_>,
+    cf: &ControlFlow,
+    a: usize,
+    toward: usize,
+    b: usize,
+    targets: &[bool],
+    budget: &mut usize,
+) -> Skipping {
+    let is_target = |x: usize| targets.get(x).copied().unwrap_or(false);
+    // Coming back to `a` matters only when `b` is in a loop around `a` and
+    // `a`'s condition is computed inside that loop (it may go the other way
+    // next time). A condition fixed for the loop sends a thread the same way
+    // every iteration.
+    let loop_of_a = cf.loops.innermost(a).and_then(|l| cf.loops.loops.get(l));
+    let variant = loop_of_a.is_some_and(|l| {
+        l.contains(b)
+            && branch_condition(cf, body, a).is_some_and(|c| match du.def_of(&c.value) {
+                Some(Def::Inst(i)) => l.contains(du.block_of(i)),
+                _ => false,
+            })
+    });
+    let away = cf.cfg.succs.get(a).map_or(&[][..], Vec::as_slice);
+    let mut stack: Vec<(usize, usize)> = away
+        .iter()
+        .filter(|&&s| s != b && s != toward && !cf.postdom.dominates(toward, s))
+        .map(|&s| (a, s))
+        .collect();
+    let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
+    while let Some((p, x)) = stack.pop() {
+        if !seen.insert((p, x)) {
+            continue;
+        }
+        if *budget == 0 {
+            return Skipping::Unknown;
+        }
+        *budget -= 1;
+        if is_target(x) {
+            return Skipping::MeetTarget(x);
+        }
+        if x == a {
+            if variant {
+                return Skipping::ComeBack;
+            }
+            continue;
+        }
+        for y in feasible_successors(body, du, types, cf, p, x) {
+            if y != b {
+                stack.push((x, y));
+            }
+        }
+    }
+    Skipping::Finish
+}
+
+/// The successors of `x` its terminator can go to when entered from `p`.
+fn feasible_successors(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    types: &TypeTable<'_>,
+    cf: &ControlFlow,
+    p: usize,
+    x: usize,
+) -> Vec<usize> {
+    let all = cf.cfg.succs.get(x).cloned().unwrap_or_default();
+    let Some(t) = cf.cfg.terminator(body, x) else {
+        return all;
+    };
+    let from = body.blocks.get(p).and_then(|b| b.label);
+    let fold = |v: &Value<'_>| {
+        Folder {
+            body,
+            du,
+            types,
+            x,
+            from,
+        }
+        .value(v, 0)
+    };
+    let label = match t.opcode {
+        Opcode::Br if t.operands.len() == 3 => {
+            match t.operands.first().and_then(|c| fold(&c.value)) {
+                Some(c) => t.operands.get(if c != 0 { 1 } else { 2 }),
+                None => None,
+            }
+        }
+        Opcode::Switch => match t.operands.first().and_then(|c| fold(&c.value)) {
+            Some(c) => {
+                let case = t
+                    .operands
+                    .get(2..)
+                    .unwrap_or(&[])
+                    .chunks(2)
+                    .find(|pair| pair.first().and_then(|v| int_of(&v.value)) == Some(c))
+                    .and_then(|pair| pair.get(1));
+                case.or(t.operands.get(1))
+            }
+            None => None,
+        },
+        _ => None,
+    };
+    let Some(Value::Label(name)) = label.map(|l| &l.value) else {
+        return all;
+    };
+    match all
+        .iter()
+        .find(|&&s| body.blocks.get(s).and_then(|b| b.label) == Some(*name))
+    {
+        Some(&s) => vec![s],
+        None => all,
+    }
+}
+
+fn int_of(v: &Value<'_>) -> Option<i64> {
+    match v {
+        Value::Int(c) => Some(*c),
+        Value::Bool(b) => Some(*b as i64),
+        _ => None,
+    }
+}
+
+/// Folds a value of block `x` to a constant, given the block control came
+/// from: phis of `x` take their incoming literal for that edge; compares,
+/// boolean and/or/xor (short-circuiting on a known operand), casts and
+/// selects of `x` are computed. Anything else is unknown.
+struct Folder<'f, 'a> {
+    body: &'f Body<'a>,
+    du: &'f DefUse<'a>,
+    types: &'f TypeTable<'a>,
+    x: usize,
+    from: Option<&'f str>,
+}
+
+impl Folder<'_, '_> {
+    fn value(&self, v: &Value<'_>, depth: u32) -> Option<i64> {
+        if let Some(c) = int_of(v) {
+            return Some(c);
+        }
+        if depth > 8 {
+            return None;
+        }
+        let Some(Def::Inst(i)) = self.du.def_of(v) else {
+            return None;
+        };
+        if self.du.block_of(i) != self.x {
+            return None;
+        }
+        let inst = self.body.instructions.get(i)?;
+        let op = |k: usize| inst.operands.get(k);
+        let fold = |k: usize| op(k).and_then(|o| self.value(&o.value, depth + 1));
+        match inst.opcode {
+            Opcode::Phi => {
+                let from = self.from?;
+                inst.operands
+                    .chunks(2)
+                    .find(|pair| pair.get(1).map(|l| &l.value) == Some(&Value::Label(from)))
+                    .and_then(|pair| pair.first())
+                    .and_then(|v| int_of(&v.value))
+            }
+            Opcode::Or | Opcode::And => {
+                let is_or = inst.opcode == Opcode::Or;
+                match (fold(0), fold(1)) {
+                    (Some(l), Some(r)) => Some(if is_or { l | r } else { l & r }),
+                    // `true or ?` and `false and ?` are known.
+                    (Some(k), None) | (None, Some(k))
+                        if self.types.int_bits(inst.ty) == Some(1) =>
+                    {
+                        match (is_or, k != 0) {
+                            (true, true) => Some(1),
+                            (false, false) => Some(0),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            Opcode::Xor => Some(fold(0)? ^ fold(1)?),
+            Opcode::ZExt | Opcode::SExt | Opcode::Trunc | Opcode::Freeze => fold(0),
+            Opcode::Select => match fold(0)? {
+                0 => fold(2),
+                _ => fold(1),
+            },
+            Opcode::ICmp => {
+                let (l, r) = (fold(0)?, fold(1)?);
+                let bits = op(0).and_then(|o| self.types.int_bits(o.ty)).unwrap_or(64);
+                let mask = |v: i64| -> u64 {
+                    if bits >= 64 {
+                        v as u64
+                    } else {
+                        (v as u64) & ((1u64 << bits) - 1)
+                    }
+                };
+                let (ul, ur) = (mask(l), mask(r));
+                let result = match inst.predicate? {
+                    "eq" => ul == ur,
+                    "ne" => ul != ur,
+                    "ugt" => ul > ur,
+                    "uge" => ul >= ur,
+                    "ult" => ul < ur,
+                    "ule" => ul <= ur,
+                    "sgt" => l > r,
+                    "sge" => l >= r,
+                    "slt" => l < r,
+                    "sle" => l <= r,
+                    _ => return None,
+                };
+                Some(result as i64)
+            }
+            _ => None,
+        }
     }
 }
 

@@ -36,8 +36,13 @@ impl Sources {
     pub const DEVICE_MEMORY: Sources = Sources(1 << 4);
     pub const THREADGROUP_MEMORY: Sources = Sources(1 << 5);
     pub const UNKNOWN: Sources = Sources(1 << 6);
-    const VARYING: u16 =
-        Self::VARYING_BUILTIN.0 | Self::DEVICE_MEMORY.0 | Self::THREADGROUP_MEMORY.0;
+    /// The result of an atomic read-modify-write: it differs per thread even
+    /// at one address (each thread sees the value before its own update).
+    pub const ATOMIC_RESULT: Sources = Sources(1 << 7);
+    const VARYING: u16 = Self::VARYING_BUILTIN.0
+        | Self::DEVICE_MEMORY.0
+        | Self::THREADGROUP_MEMORY.0
+        | Self::ATOMIC_RESULT.0;
 
     pub fn contains(self, o: Sources) -> bool {
         self.0 & o.0 != 0
@@ -649,7 +654,9 @@ impl<'a> Walker<'_, 'a> {
             Opcode::Load => self.load(fp, inst),
             Opcode::Alloca => Provenance::of(Sources::LITERAL),
             Opcode::Call => self.call(fp, inst),
-            Opcode::AtomicRmw | Opcode::CmpXchg => Provenance::of(Sources::DEVICE_MEMORY),
+            Opcode::AtomicRmw | Opcode::CmpXchg => {
+                Provenance::of(Sources(Sources::DEVICE_MEMORY.0 | Sources::ATOMIC_RESULT.0))
+            }
             Opcode::Other | Opcode::LandingPad | Opcode::VAArg => Provenance::of(Sources::UNKNOWN),
             _ => self.join_operands(fp, inst),
         }
@@ -664,7 +671,14 @@ impl<'a> Walker<'_, 'a> {
             p.join(&self.value(fp, &a.value));
         }
         if callee.starts_with("air.atomic") {
-            return Provenance::of(Sources::DEVICE_MEMORY);
+            // A plain atomic load reads one value for all threads at one
+            // address; the read-modify-writes return per-thread values.
+            let rmw = !callee.contains(".load.") && !callee.contains(".store.");
+            return Provenance::of(if rmw {
+                Sources(Sources::DEVICE_MEMORY.0 | Sources::ATOMIC_RESULT.0)
+            } else {
+                Sources::DEVICE_MEMORY
+            });
         }
         let known = callee.starts_with("air.")
             || callee.starts_with("llvm.")

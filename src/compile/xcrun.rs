@@ -744,8 +744,15 @@ fn run_compiler(req: &Request<'_>, out: &Path) -> Result<String, Failure> {
         .map_err(|_| Failure::Trouble("the compiler wrote IR that is not UTF-8 text".into()))
 }
 
-/// The one line a scan prints when it skipped `.metal` files.
+/// The one line a scan prints when it skipped `.metal` files (a reason of
+/// several lines, as xcrun's own errors can be, is folded onto it).
 pub fn skipped_line(count: usize, reason: &str) -> String {
+    let reason = reason
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
     format!(
         "air-scan: skipped {count} .metal file{} ({reason}): compile them on a Mac with \
          `xcrun metal -S -emit-llvm -gline-tables-only -frecord-sources -O2 FILE.metal -o FILE.ll` \
@@ -823,6 +830,16 @@ mod tests {
         assert_eq!(c.levels, Some(vec![Level::O2]));
         assert!(ProjectConfig::parse("[metal]\nflag = []\n", Path::new("x")).is_err());
         assert!(ProjectConfig::parse("[metal]\nflags = [\"-O2\"]\n", Path::new("x")).is_err());
+    }
+
+    #[test]
+    fn the_skip_message_is_one_line() {
+        let line = skipped_line(
+            3,
+            "xcrun: error: unable to find utility \"metal\"\n\nnot a developer tool",
+        );
+        assert_eq!(line.lines().count(), 1);
+        assert!(line.starts_with("air-scan: skipped 3 .metal files (xcrun: error: unable"));
     }
 
     #[test]

@@ -129,7 +129,12 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
     let walked = crate::scan::walk_functions(&mut module, air, &mut errors, |module, ctx, v| {
         params[v.index] = v.params.to_vec();
         per_function[v.index] = count(module, v.body, v.du, v.cf, v.prov);
-        rules::run(rules, &v.context(module, ctx), path, &mut findings_of[v.index]);
+        rules::run(
+            rules,
+            &v.context(module, ctx),
+            path,
+            &mut findings_of[v.index],
+        );
     });
     let crate::scan::Walked {
         ctx,

@@ -4,35 +4,70 @@
 //! resumes at the next line outside any open bracket, so one bad line costs
 //! one instruction, not the function.
 
-use super::lexer::{Lexer, Tok};
+use super::lexer::{Lexer, Tok, cut};
+use super::limits;
 use super::metadata::MetaOperand;
 use super::model::{Block, Body, Diagnostic, Flags, Instruction, Module, Opcode, Operand, Value};
 use super::parser::{PResult, Parser};
 use super::types::{Type, TypeId, TypeTable};
 
+/// Reads body `index` of `module`, with its diagnostics (in line order,
+/// within the file's share of `MAX_DIAGNOSTICS`). A declaration has an
+/// empty body; a body past `MAX_BLOCKS` or `MAX_INSTRUCTIONS` is one empty
+/// block and an error.
 pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<Diagnostic>) {
-    let mut body = Body::default();
-    let mut diags = Vec::new();
-    if let Some(r) = module
+    let Some(range) = module
         .functions
         .get(index)
-        .and_then(|f| f.body_range.as_ref())
-    {
-        // About one instruction per 60 bytes of AIR text.
-        body.instructions.reserve(r.len() / 60);
-    }
+        .and_then(|f| f.body_range.clone())
+    else {
+        return (Body::default(), Vec::new());
+    };
+    let first_read = module.diagnostic_budget.first_read(index);
+    let mut diags = module.diagnostic_budget.body(index);
+    let body = read_body(module, index, range, &mut diags);
+    module.diagnostic_budget.charge(&diags, first_read);
+    let mut diags = diags.into_vec();
+    diags.sort_by_key(|d| d.line);
+    (body, diags)
+}
+
+fn read_body<'a>(
+    module: &mut Module<'a>,
+    index: usize,
+    range: std::ops::Range<usize>,
+    diags: &mut limits::Capped,
+) -> Body<'a> {
+    let mut body = Body::default();
     let Some(f) = module.functions.get(index) else {
-        return (body, diags);
+        return body;
     };
-    let Some(range) = f.body_range.clone() else {
-        return (body, diags);
-    };
+    let (name, line, body_line) = (f.name, f.line, f.body_line);
+    // About one instruction per 60 bytes of AIR text.
+    body.instructions
+        .reserve((range.len() / 60).min(limits::MAX_INSTRUCTIONS + 1));
+    // Long lines in this body, in the body's own offsets.
+    let skipped = module
+        .long_lines
+        .iter()
+        .filter(|r| r.start >= range.start && r.end <= range.end)
+        .map(|r| r.start - range.start..r.end - range.start)
+        .collect();
     let text = module.text.get(range).unwrap_or("");
-    let mut p = Parser::new(Lexer::new(text, f.body_line), &mut module.types);
+    let mut p = Parser::new(Lexer::skipping(text, body_line, skipped), &mut module.types);
     let mut block = Block {
         label: None,
         instructions: 0..0,
-        line: f.body_line,
+        line: body_line,
+    };
+    let too_big = |what: &str, limit: usize| {
+        Diagnostic::error(
+            line,
+            format!(
+                "@{} has more than {limit} {what}: its body is not read",
+                cut(name)
+            ),
+        )
     };
     loop {
         let t = p.lx.peek();
@@ -50,6 +85,10 @@ pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<D
                     instructions: start..start,
                     line: t.line,
                 };
+                if body.blocks.len() >= limits::MAX_BLOCKS {
+                    diags.push_always(too_big("blocks", limits::MAX_BLOCKS));
+                    return Body::skipped(body_line);
+                }
             }
             Tok::Hash(name) if name.starts_with("dbg_") => {
                 p.lx.next_token();
@@ -82,13 +121,17 @@ pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<D
                         ));
                         p.lx.seek_line_after(t.start, t.line);
                     }
+                    Ok(()) if body.instructions.len() > limits::MAX_INSTRUCTIONS => {
+                        diags.push_always(too_big("instructions", limits::MAX_INSTRUCTIONS));
+                        return Body::skipped(body_line);
+                    }
                     Ok(()) => {
                         if let Some(inst) = body.instructions.last()
                             && inst.opcode == Opcode::Other
                         {
                             let msg = format!(
                                 "unknown instruction '{}' kept without operands",
-                                inst.opcode_text
+                                cut(inst.opcode_text)
                             );
                             diags.push(Diagnostic::warning(inst.line, msg));
                         }
@@ -112,13 +155,10 @@ pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<D
     }
     block.instructions.end = body.instructions.len();
     body.blocks.push(block);
-    diags.extend(
-        p.warnings
-            .drain(..)
-            .map(|(line, m)| Diagnostic::warning(line, m)),
-    );
-    diags.sort_by_key(|d| d.line);
-    (body, diags)
+    for (line, m) in p.warnings.drain(..) {
+        diags.push(Diagnostic::warning(line, m));
+    }
+    body
 }
 
 /// The opcode word of the instruction starting at byte `start`.
@@ -208,8 +248,12 @@ fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PR
             if p.lx.peek_tok() == Tok::Punct(b'(') {
                 p.skip_group()?;
             }
-            p.warnings
-                .push((line, format!("unknown flag '{w}' on '{word}' skipped")));
+            if p.warnings.len() < limits::MAX_DIAGNOSTICS {
+                p.warnings.push((
+                    line,
+                    format!("unknown flag '{}' on '{word}' skipped", cut(w)),
+                ));
+            }
             pre_flags.insert(p.parse_flags());
         }
     }

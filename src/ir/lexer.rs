@@ -40,23 +40,33 @@ pub enum Tok<'a> {
 }
 
 impl Tok<'_> {
+    /// The token for a message, a long name cut to `MAX_QUOTED` characters.
     pub fn describe(&self) -> String {
         match self {
-            Tok::Local(s) => format!("'%{s}'"),
-            Tok::Global(s) => format!("'@{s}'"),
-            Tok::MetaRef(s) => format!("'!{s}'"),
-            Tok::MetaName(s) => format!("'!{s}'"),
+            Tok::Local(s) => format!("'%{}'", cut(s)),
+            Tok::Global(s) => format!("'@{}'", cut(s)),
+            Tok::MetaRef(s) => format!("'!{}'", cut(s)),
+            Tok::MetaName(s) => format!("'!{}'", cut(s)),
             Tok::MetaStr(_) => "a metadata string".into(),
-            Tok::Hash(s) => format!("'#{s}'"),
-            Tok::Int(s) | Tok::Float(s) => format!("'{s}'"),
+            Tok::Hash(s) => format!("'#{}'", cut(s)),
+            Tok::Int(s) | Tok::Float(s) => format!("'{}'", cut(s)),
             Tok::Str(_) | Tok::CStr(_) => "a string".into(),
-            Tok::Word(s) => format!("'{s}'"),
-            Tok::Label(s) => format!("label '{s}:'"),
+            Tok::Word(s) => format!("'{}'", cut(s)),
+            Tok::Label(s) => format!("label '{}:'", cut(s)),
             Tok::Punct(c) => format!("'{}'", *c as char),
             Tok::Bad(c) if c.is_ascii_graphic() => format!("unexpected character '{}'", *c as char),
             Tok::Bad(c) => format!("unexpected byte 0x{c:02x}"),
             Tok::Eof => "end of input".into(),
         }
+    }
+}
+
+/// `s`, or its first `MAX_QUOTED` characters and `…`: a message quotes a
+/// token, and a token can be as long as a line.
+pub fn cut(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(super::limits::MAX_QUOTED) {
+        Some((i, _)) => format!("{}…", &s[..i]).into(),
+        None => s.into(),
     }
 }
 
@@ -99,11 +109,20 @@ pub struct Lexer<'a> {
     /// End offset and line of the last token consumed.
     last_end: usize,
     last_line: u32,
+    /// Byte ranges of whole lines to pass over as if they were comments
+    /// (lines longer than `MAX_LINE_LENGTH`), sorted.
+    skipped: Vec<std::ops::Range<usize>>,
 }
 
 impl<'a> Lexer<'a> {
     /// A lexer over `text`, whose first byte is on line `first_line`.
     pub fn new(text: &'a str, first_line: u32) -> Self {
+        Self::skipping(text, first_line, Vec::new())
+    }
+
+    /// A lexer that passes over `skipped` (byte ranges of whole lines of
+    /// `text`, sorted, newline excluded) as if they were comments.
+    pub fn skipping(text: &'a str, first_line: u32, skipped: Vec<std::ops::Range<usize>>) -> Self {
         let eof = Token {
             tok: Tok::Eof,
             start: 0,
@@ -118,9 +137,18 @@ impl<'a> Lexer<'a> {
             cur: eof,
             last_end: 0,
             last_line: first_line,
+            skipped,
         };
         lx.cur = lx.lex();
         lx
+    }
+
+    /// `p`, or the end of the skipped line that starts at `p`.
+    fn past_skipped(&self, p: usize) -> usize {
+        match self.skipped.binary_search_by_key(&p, |r| r.start) {
+            Ok(i) => self.skipped[i].end,
+            Err(_) => p,
+        }
     }
 
     pub fn text(&self) -> &'a str {
@@ -258,11 +286,17 @@ impl<'a> Lexer<'a> {
     fn skip_trivia(&mut self) {
         let b = self.bytes;
         let mut p = self.pos;
+        if !self.skipped.is_empty() {
+            p = self.past_skipped(p);
+        }
         while p < b.len() {
             match b[p] {
                 b'\n' => {
                     self.line += 1;
                     p += 1;
+                    if !self.skipped.is_empty() {
+                        p = self.past_skipped(p);
+                    }
                 }
                 b' ' | b'\t' | b'\r' | 0x0c => p += 1,
                 b';' => match memchr::memchr(b'\n', &b[p..]) {

@@ -4,10 +4,6 @@
 
 use super::model::Value;
 
-/// Metadata ids above this are refused: they would only come from broken or
-/// hostile input, and the table is indexed by id.
-pub const MAX_METADATA_ID: u32 = 1 << 26;
-
 /// One operand of a tuple, or one field value of a specialized node.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MetaOperand<'a> {
@@ -198,6 +194,7 @@ pub struct MetaEntry {
 /// One numbered node: where its text is, and the node once asked for.
 #[derive(Debug)]
 struct Slot<'a> {
+    id: u32,
     start: usize,
     len: u32,
     line: u32,
@@ -205,20 +202,26 @@ struct Slot<'a> {
     node: std::cell::OnceCell<Option<Box<MetaNode<'a>>>>,
 }
 
-/// Numbered metadata of a module, indexed by id.
+/// Numbered metadata of a module, sorted by id.
 ///
 /// Nodes are parsed when first asked for, and kept from then on. The
 /// reader has already parsed each once to report errors; keeping only its
-/// place makes a module's metadata cost ~32 bytes a node until used (debug
+/// place makes a module's metadata cost ~40 bytes a node until used (debug
 /// info and alias scopes are most of a large module's metadata, and most of
 /// it is never looked at).
+///
+/// Slots are kept in id order, not at their id: the compiler numbers nodes
+/// densely from 0, so node `i` is found at slot `i` in one step, and a
+/// table indexed by id would let one line `!67108864 = !{}` cost 2.6 GB.
+/// Ids with gaps are found by binary search.
 #[derive(Debug, Default)]
 pub struct MetadataTable<'a> {
     text: &'a str,
-    slots: Vec<Option<Slot<'a>>>,
+    slots: Vec<Slot<'a>>,
+    /// `slots` is in strictly increasing id order (else `finish` sorts it).
+    sorted: bool,
     /// Types met while parsing nodes on demand (`void (...)* @f` operands).
     scratch_types: std::cell::RefCell<super::types::TypeTable<'a>>,
-    count: usize,
 }
 
 impl<'a> MetadataTable<'a> {
@@ -226,41 +229,58 @@ impl<'a> MetadataTable<'a> {
     pub fn new(text: &'a str) -> Self {
         MetadataTable {
             text,
+            sorted: true,
             ..Default::default()
         }
     }
 
-    /// Records node `id` at `range` of the text; returns false when the id is out of range.
-    pub fn insert(
-        &mut self,
-        id: u32,
-        range: std::ops::Range<usize>,
-        line: u32,
-        distinct: bool,
-    ) -> bool {
-        if id > MAX_METADATA_ID {
-            return false;
-        }
-        let i = id as usize;
-        if i >= self.slots.len() {
-            self.slots.resize_with(i + 1, || None);
-        }
-        if self.slots[i].is_none() {
-            self.count += 1;
+    /// Records node `id` at `range` of the text. A later definition of the
+    /// same id replaces an earlier one once `finish` is called.
+    pub fn insert(&mut self, id: u32, range: std::ops::Range<usize>, line: u32, distinct: bool) {
+        if self.slots.last().is_some_and(|s| s.id >= id) {
+            self.sorted = false;
         }
         let len = u32::try_from(range.len()).unwrap_or(u32::MAX);
-        self.slots[i] = Some(Slot {
+        self.slots.push(Slot {
+            id,
             start: range.start,
             len,
             line,
             distinct,
             node: Default::default(),
         });
-        true
+    }
+
+    /// Puts the slots in id order, the last definition of an id winning.
+    /// The reader calls it once all nodes are in.
+    pub fn finish(&mut self) {
+        if self.sorted {
+            return;
+        }
+        // Reversed, a stable sort puts the latest definition of each id
+        // first, and `dedup` keeps the first of a run.
+        self.slots.reverse();
+        self.slots.sort_by_key(|s| s.id);
+        self.slots.dedup_by_key(|s| s.id);
+        self.sorted = true;
+    }
+
+    fn slot(&self, id: u32) -> Option<&Slot<'a>> {
+        if let Some(s) = self.slots.get(id as usize)
+            && s.id == id
+        {
+            return Some(s);
+        }
+        if self.sorted {
+            let i = self.slots.binary_search_by_key(&id, |s| s.id).ok()?;
+            self.slots.get(i)
+        } else {
+            self.slots.iter().rev().find(|s| s.id == id)
+        }
     }
 
     pub fn entry(&self, id: u32) -> Option<MetaEntry> {
-        let s = self.slots.get(id as usize)?.as_ref()?;
+        let s = self.slot(id)?;
         Some(MetaEntry {
             distinct: s.distinct,
             line: s.line,
@@ -268,7 +288,7 @@ impl<'a> MetadataTable<'a> {
     }
 
     pub fn get(&self, id: u32) -> Option<&MetaNode<'a>> {
-        let s = self.slots.get(id as usize)?.as_ref()?;
+        let s = self.slot(id)?;
         s.node
             .get_or_init(|| {
                 let text = self.text.get(s.start..s.start + s.len as usize)?;
@@ -280,12 +300,13 @@ impl<'a> MetadataTable<'a> {
             .as_deref()
     }
 
+    /// The number of nodes (after `finish`; before, redefinitions count).
     pub fn len(&self) -> usize {
-        self.count
+        self.slots.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.slots.is_empty()
     }
 
     /// The operands of tuple `id`.

@@ -2,12 +2,14 @@
 //!
 //! `reader` reads the module level, `body` reads function bodies on demand,
 //! `parser` is the recursive-descent core both share, `lexer` tokenizes,
-//! `model`, `types` and `metadata` are the data, and `air` interprets
-//! Apple's AIR metadata on top of the model.
+//! `model`, `types` and `metadata` are the data, `limits` caps what one
+//! file may cost, and `air` interprets Apple's AIR metadata on top of the
+//! model.
 
 pub mod air;
 pub mod body;
 pub mod lexer;
+pub mod limits;
 pub mod metadata;
 pub mod model;
 pub mod parser;

@@ -60,6 +60,11 @@ pub struct Module<'a> {
     pub named_metadata: Vec<NamedMetadata<'a>>,
     /// Reader diagnostics for the module level (bodies carry their own).
     pub diagnostics: Vec<Diagnostic>,
+    /// Byte ranges of the lines longer than `limits::MAX_LINE_LENGTH`,
+    /// which the reader skips (each reported once, at module level).
+    pub long_lines: Vec<Range<usize>>,
+    /// What is left of the file's `limits::MAX_DIAGNOSTICS` for bodies.
+    pub diagnostic_budget: super::limits::DiagnosticBudget,
 }
 
 impl<'a> Module<'a> {
@@ -159,6 +164,18 @@ pub struct Body<'a> {
 }
 
 impl<'a> Body<'a> {
+    /// What stands for a body that was not read: one empty block.
+    pub fn skipped(line: u32) -> Self {
+        Body {
+            blocks: vec![Block {
+                label: None,
+                instructions: 0..0,
+                line,
+            }],
+            ..Body::default()
+        }
+    }
+
     pub fn block_instructions(&self, block: usize) -> &[Instruction<'a>] {
         match self.blocks.get(block) {
             Some(b) => self.instructions.get(b.instructions.clone()).unwrap_or(&[]),

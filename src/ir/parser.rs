@@ -4,13 +4,12 @@
 //! Every recursive call goes through `enter`, which caps nesting, so no input
 //! can overflow the stack.
 
-use super::lexer::{Lexer, Tok, Token};
+use super::lexer::{Lexer, Tok, Token, cut};
 use super::metadata::{MetaNode, MetaOperand};
 use super::model::{Aggregate, AggregateKind, ConstExpr, Flags, Opcode, Operand, Value};
 use super::types::{Type, TypeId, TypeTable};
 
-/// Deepest nesting of types, constants or metadata the reader follows.
-pub const MAX_DEPTH: u32 = 64;
+pub use super::limits::MAX_DEPTH;
 
 #[derive(Debug)]
 pub struct ParseError {
@@ -160,7 +159,7 @@ impl<'a, 't> Parser<'a, 't> {
             if let Ok(v) = s.parse::<i64>() {
                 return Ok(v);
             }
-            return self.error(t.line, format!("integer '{s}' out of range"));
+            return self.error(t.line, format!("integer '{}' out of range", cut(s)));
         }
         self.expected("an integer")
     }
@@ -325,7 +324,7 @@ impl<'a, 't> Parser<'a, 't> {
         if b.len() >= 2 && b[0] == b'i' && b[1..].iter().all(u8::is_ascii_digit) {
             return match w[1..].parse::<u32>() {
                 Ok(bits) if bits > 0 && bits <= (1 << 23) => Ok(self.types.int(bits)),
-                _ => self.error(t.line, format!("bad integer type '{w}'")),
+                _ => self.error(t.line, format!("bad integer type '{}'", cut(w))),
             };
         }
         Ok(match w {
@@ -361,7 +360,7 @@ impl<'a, 't> Parser<'a, 't> {
                     .trim_end();
                 self.types.intern(Type::Opaque(text))
             }
-            _ => return self.error(t.line, format!("expected a type, found '{w}'")),
+            _ => return self.error(t.line, format!("expected a type, found '{}'", cut(w))),
         })
     }
 
@@ -564,7 +563,10 @@ impl<'a, 't> Parser<'a, 't> {
                     }
                     _ => match Opcode::from_word(w) {
                         Some(op) if is_const_expr_opcode(op) => self.const_expr(op, t)?,
-                        _ => return self.error(t.line, format!("expected a value, found '{w}'")),
+                        _ => {
+                            return self
+                                .error(t.line, format!("expected a value, found '{}'", cut(w)));
+                        }
                     },
                 }
             }
@@ -624,7 +626,10 @@ impl<'a, 't> Parser<'a, 't> {
                 predicate = Some(w);
                 self.lx.next_token();
             } else {
-                return self.error(t.line, format!("unexpected '{w}' in constant expression"));
+                return self.error(
+                    t.line,
+                    format!("unexpected '{}' in constant expression", cut(w)),
+                );
             }
         }
         self.expect(b'(')?;
@@ -675,7 +680,7 @@ impl<'a, 't> Parser<'a, 't> {
                 self.lx.next_token();
                 match s.parse::<u32>() {
                     Ok(id) => Ok(MetaOperand::Ref(id)),
-                    Err(_) => self.error(t.line, format!("bad metadata id '!{s}'")),
+                    Err(_) => self.error(t.line, format!("bad metadata id '!{}'", cut(s))),
                 }
             }
             Tok::MetaStr(s) => {

@@ -2,7 +2,8 @@
 //! attribute groups and metadata. Function bodies are located (one memchr
 //! scan for the closing brace) but parsed later, on demand, by `body`.
 
-use super::lexer::{Lexer, Tok};
+use super::lexer::{self, Lexer, Tok};
+use super::limits;
 use super::model::{
     AttributeGroup, Diagnostic, Function, Global, Module, NamedMetadata, NamedStruct, Param,
 };
@@ -27,32 +28,99 @@ const LINKAGES: &[&str] = &[
 /// diagnostics and the reader resumes at the next top-level entity.
 pub fn read_module(text: &str) -> Module<'_> {
     let (text, first_line) = strip_dump_wrapper(text);
+    if text.len() as u64 > limits::MAX_FILE_SIZE {
+        // Checked here too for text that did not come through `input::load`.
+        let mut module = Module::default();
+        module.diagnostics.push(Diagnostic::error(
+            first_line,
+            format!(
+                "the text is {} bytes; the limit is {} bytes: not read",
+                text.len(),
+                limits::MAX_FILE_SIZE
+            ),
+        ));
+        return module;
+    }
     let mut module = Module {
         text,
         first_line,
         metadata: super::metadata::MetadataTable::new(text),
+        long_lines: limits::long_lines(text, limits::MAX_LINE_LENGTH),
         ..Module::default()
     };
     module.module_id = module_id(text);
+    let mut r = Reading {
+        diags: module.diagnostic_budget.module_level(),
+        functions_dropped: None,
+        globals_dropped: None,
+    };
+    report_long_lines(&module, first_line, &mut r.diags);
     let mut types = std::mem::take(&mut module.types);
     {
-        let mut p = Parser::new(Lexer::new(text, first_line), &mut types);
+        let lexer = Lexer::skipping(text, first_line, module.long_lines.clone());
+        let mut p = Parser::new(lexer, &mut types);
         loop {
             let t = p.lx.peek();
             if t.tok == Tok::Eof {
                 break;
             }
-            if let Err(e) = top_level(&mut p, &mut module) {
-                module
-                    .diagnostics
-                    .push(Diagnostic::error(e.line, e.message));
+            if let Err(e) = top_level(&mut p, &mut module, &mut r) {
+                r.diags.push(Diagnostic::error(e.line, e.message));
                 p.reset_depth();
                 p.lx.recover_after(t.line.max(e.line));
             }
         }
     }
     module.types = types;
+    module.metadata.finish();
+    for (dropped, what, limit) in [
+        (r.functions_dropped, "functions", limits::MAX_FUNCTIONS),
+        (r.globals_dropped, "globals", limits::MAX_GLOBALS),
+    ] {
+        if let Some((count, line)) = dropped {
+            r.diags.push_always(Diagnostic::error(
+                line,
+                format!("more than {limit} {what}: the {count} from this line on are skipped"),
+            ));
+        }
+    }
+    module.diagnostic_budget.charge(&r.diags, true);
+    module.diagnostics = r.diags.into_vec();
     module
+}
+
+/// What one `read_module` call tracks besides the module.
+struct Reading {
+    diags: limits::Capped,
+    /// How many were skipped past the limit, and the line of the first.
+    functions_dropped: Option<(usize, u32)>,
+    globals_dropped: Option<(usize, u32)>,
+}
+
+/// Counts one entity skipped past its limit.
+fn dropped(slot: &mut Option<(usize, u32)>, line: u32) {
+    match slot {
+        Some((n, _)) => *n += 1,
+        None => *slot = Some((1, line)),
+    }
+}
+
+/// One error per line longer than `MAX_LINE_LENGTH`, with its line number.
+fn report_long_lines(m: &Module<'_>, first_line: u32, out: &mut limits::Capped) {
+    let bytes = m.text.as_bytes();
+    let (mut at, mut line) = (0, first_line);
+    for r in &m.long_lines {
+        line += memchr::memchr_iter(b'\n', &bytes[at..r.start]).count() as u32;
+        at = r.start;
+        out.push_always(Diagnostic::error(
+            line,
+            format!(
+                "line is {} bytes long; the limit is {} bytes: the line is skipped",
+                r.len(),
+                limits::MAX_LINE_LENGTH
+            ),
+        ));
+    }
 }
 
 /// Apple's `metal-objdump` prints a `0x... -- name:` line before the IR and
@@ -80,7 +148,7 @@ fn module_id(text: &str) -> Option<&str> {
     Some(&rest[..end])
 }
 
-fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>) -> PResult<()> {
+fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) -> PResult<()> {
     let t = p.lx.next_token();
     match t.tok {
         Tok::Word("source_filename") => {
@@ -119,8 +187,23 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>) -> PResult<()> {
                 line: t.line,
             });
         }
-        Tok::Global(name) => global(p, m, name, t.line)?,
-        Tok::Word(kw @ ("define" | "declare")) => function(p, m, kw == "define", t.line)?,
+        Tok::Global(name) => {
+            let read = global(p, m, name, t.line);
+            if m.globals.len() > limits::MAX_GLOBALS {
+                m.globals.truncate(limits::MAX_GLOBALS);
+                dropped(&mut r.globals_dropped, t.line);
+            }
+            read?
+        }
+        Tok::Word(kw @ ("define" | "declare")) => {
+            // Read even past the limit, so the body is located and passed over.
+            let read = function(p, m, r, kw == "define", t.line);
+            if m.functions.len() > limits::MAX_FUNCTIONS {
+                m.functions.truncate(limits::MAX_FUNCTIONS);
+                dropped(&mut r.functions_dropped, t.line);
+            }
+            read?
+        }
         Tok::Word("attributes") => {
             let id = match p.lx.next_tok() {
                 Tok::Hash(id) => id,
@@ -146,7 +229,10 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>) -> PResult<()> {
                         _ => {
                             return p.error(
                                 t.line,
-                                format!("named metadata !{name} may only list !N references"),
+                                format!(
+                                    "named metadata !{} may only list !N references",
+                                    lexer::cut(name)
+                                ),
                             );
                         }
                     }
@@ -173,11 +259,9 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>) -> PResult<()> {
             let end = p.lx.last_end();
             let id: u32 = id.parse().map_err(|_| ParseError {
                 line: t.line,
-                message: format!("bad metadata id '!{id}'"),
+                message: format!("bad metadata id '!{}'", lexer::cut(id)),
             })?;
-            if !m.metadata.insert(id, start..end, t.line, distinct) {
-                return p.error(t.line, format!("metadata id !{id} is too large"));
-            }
+            m.metadata.insert(id, start..end, t.line, distinct);
         }
         // `$name = comdat any`, `module asm "..."`, `uselistorder ...`: nothing to keep.
         Tok::Word(w) if w.starts_with('$') || w == "module" || w.starts_with("uselistorder") => {
@@ -303,6 +387,7 @@ fn global<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, name: &'a str, line: u
 fn function<'a>(
     p: &mut Parser<'a, '_>,
     m: &mut Module<'a>,
+    r: &mut Reading,
     is_definition: bool,
     line: u32,
 ) -> PResult<()> {
@@ -428,10 +513,13 @@ fn function<'a>(
         let open = p.lx.peek();
         if open.tok != Tok::Punct(b'{') {
             m.functions.push(f);
-            return p.error(line, format!("expected '{{' to open the body of @{name}"));
+            return p.error(
+                line,
+                format!("expected '{{' to open the body of @{}", lexer::cut(name)),
+            );
         }
         p.lx.next_token();
-        locate_body(p, m, &mut f, open.end, open.line);
+        locate_body(p, &mut r.diags, &mut f, open.end, open.line);
     }
     m.functions.push(f);
     Ok(())
@@ -442,17 +530,18 @@ fn function<'a>(
 /// `}` means the body was never closed: the body ends there, with an error.
 fn locate_body<'a>(
     p: &mut Parser<'a, '_>,
-    m: &mut Module<'a>,
+    diags: &mut limits::Capped,
     f: &mut Function<'a>,
     from: usize,
     line: u32,
 ) {
     let bytes = p.lx.text().as_bytes();
     let rest = &bytes[from..];
-    let close = find_line_starting(rest, b"}");
+    // The `}` is looked for only up to the next `define`: searching the
+    // whole rest made a file of unclosed bodies take quadratic time.
     let next_define = find_line_starting(rest, b"define ");
+    let close = find_line_starting(&rest[..next_define.unwrap_or(rest.len())], b"}");
     let (end, resume, closed) = match (close, next_define) {
-        (Some(c), Some(d)) if d < c => (d, d, false),
         (Some(c), _) => (c, c + 1, true),
         (None, Some(d)) => (d, d, false),
         (None, None) => (rest.len(), rest.len(), false),
@@ -464,15 +553,15 @@ fn locate_body<'a>(
         let msg = if end == rest.len() {
             format!(
                 "unexpected end of file: the body of @{} is not closed",
-                f.name
+                lexer::cut(f.name)
             )
         } else {
             format!(
                 "the body of @{} is not closed before the next 'define'",
-                f.name
+                lexer::cut(f.name)
             )
         };
-        m.diagnostics.push(Diagnostic::error(end_line, msg));
+        diags.push(Diagnostic::error(end_line, msg));
     }
     p.lx.seek(from + resume, end_line);
 }

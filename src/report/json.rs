@@ -127,10 +127,8 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
     let mut kernels: BTreeMap<(String, String), KernelSummary> = BTreeMap::new();
     for file in files {
         for entry in file.kernels.iter().chain(&file.shaders) {
-            let Some(name) = entry["name"].as_str() else {
-                continue;
-            };
-            let stage = entry["stage"].as_str().unwrap_or("kernel");
+            let name = entry.name.as_str();
+            let stage = entry.stage;
             kernels
                 .entry((file.path.clone(), name.to_string()))
                 .or_insert_with(|| KernelSummary::new(&file.path, name, stage));
@@ -178,6 +176,16 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
 
 /// Renders the whole report as pretty-printed JSON, ending in a newline.
 pub fn render(files: &[FileReport]) -> String {
+    let mut out = Vec::new();
+    match write(files, &mut out) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(e) => format!("{{\"error\": \"{e}\"}}\n"),
+    }
+}
+
+/// Writes the report to `out` as it is serialized: a large report is
+/// never held in memory whole.
+pub fn write(files: &[FileReport], out: &mut impl std::io::Write) -> std::io::Result<()> {
     let report = Report {
         schema_version: SCHEMA_VERSION,
         tool: Tool {
@@ -189,10 +197,11 @@ pub fn render(files: &[FileReport]) -> String {
         summary: summarize(files, &builtin_cycles()),
         totals: Totals::of(files),
     };
-    let mut out =
-        serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    out.push('\n');
-    out
+    use std::io::Write;
+    let mut buffered = std::io::BufWriter::new(out);
+    serde_json::to_writer_pretty(&mut buffered, &report).map_err(std::io::Error::other)?;
+    buffered.write_all(b"\n")?;
+    buffered.flush()
 }
 
 #[cfg(test)]

@@ -101,7 +101,7 @@ fn file(
         }
         let _ = writeln!(out, "{}: {}", f.path, facts.join(", "));
         for ep in f.kernels.iter().chain(&f.shaders) {
-            entry_point(out, ep);
+            entry_point(out, &ep.value());
         }
         if !m.function_constants.is_empty() {
             let names: Vec<String> = m

@@ -1,16 +1,48 @@
 //! `barrier-in-divergent-flow`: a threadgroup or SIMD-group barrier that
 //! only some threads reach, because a branch on a thread-varying value
-//! decides whether it runs. The MSL specification requires every thread of
-//! the threadgroup (SIMD-group) executing the kernel to encounter it; if not,
-//! the threads that do may wait forever or read stale threadgroup memory.
+//! decides whether it runs, while the threads it sends the other way can
+//! still reach a barrier. The MSL specification requires every thread of the
+//! threadgroup (SIMD-group) executing the kernel to encounter the barrier;
+//! otherwise the threads wait at different barriers (a hang, or threadgroup
+//! memory read before it is written).
+//!
+//! The engine's `in_divergent_block` finds the branch and where the other
+//! threads go (`analysis::divergence`); this hook names them, and drops a
+//! `simdgroup_barrier` whose branch differs only between SIMD-groups.
 
 use super::engine::Matched;
 use super::{Description, FunctionContext, RuleHook};
-use crate::analysis::divergence::branch_condition;
-use crate::analysis::provenance::{OriginKind, Sources};
+use crate::analysis::divergence::{Skipping, branch_condition};
+use crate::analysis::provenance::{
+    OriginKind, Provenance, Sources, is_threadgroup_uniform_builtin,
+};
 use serde_json::json;
 
 pub struct BarrierInDivergentFlow;
+
+/// The callees this rule is about.
+const BARRIERS: [&str; 2] = ["air.wg.barrier", "air.simdgroup.barrier"];
+
+/// Whether a condition is the same for every thread of a SIMD-group: its
+/// only thread-varying builtin is the SIMD-group's index (every named
+/// builtin is that one or threadgroup-uniform, and none was dropped).
+fn simdgroup_uniform(p: &Provenance) -> bool {
+    let origins: Vec<_> = p.origins().collect();
+    let thread_varying = Sources(
+        Sources::DEVICE_MEMORY.0
+            | Sources::THREADGROUP_MEMORY.0
+            | Sources::ATOMIC_RESULT.0
+            | Sources::UNKNOWN.0,
+    );
+    !p.sources.contains(thread_varying)
+        && origins.len() < 4
+        && origins.iter().any(|o| o.kind == OriginKind::Builtin)
+        && origins.iter().all(|o| {
+            o.kind != OriginKind::Builtin
+                || o.name == "simdgroup_index_in_threadgroup"
+                || is_threadgroup_uniform_builtin(&o.name)
+        })
+}
 
 impl RuleHook for BarrierInDivergentFlow {
     fn name(&self) -> &'static str {
@@ -20,23 +52,33 @@ impl RuleHook for BarrierInDivergentFlow {
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
         let callee = inst.callee_name()?;
-        let branch_block = m.divergent_branch?;
-        let branch = ctx.cf.cfg.terminator(ctx.body, branch_block)?;
-        let cond = branch_condition(ctx.cf, ctx.body, branch_block)?;
+        let divergent = m.divergent_branch?;
+        let branch = ctx.cf.cfg.terminator(ctx.body, divergent.block)?;
+        let cond = branch_condition(ctx.cf, ctx.body, divergent.block)?;
         let prov = ctx.prov.value(ctx.du, &cond.value);
+        let simdgroup = callee.starts_with("air.simdgroup");
+        if simdgroup && simdgroup_uniform(&prov) {
+            return None;
+        }
         let origin = prov.main_origin();
         let name = origin.as_ref().map_or("?", |o| o.name.as_str());
         let what = match origin.as_ref().map(|o| o.kind) {
             Some(OriginKind::Builtin) => "a thread-varying builtin",
-            Some(OriginKind::Memory) => "device or threadgroup memory",
-            _ if prov.sources.contains(Sources::VARYING_BUILTIN) => "a thread-varying value",
-            _ => "memory that may differ per thread",
+            Some(OriginKind::Memory) if prov.sources.contains(Sources::VARYING_BUILTIN) => {
+                "memory read at a thread-dependent address"
+            }
+            _ if prov.sources.contains(Sources::ATOMIC_RESULT) => "an atomic's per-thread result",
+            _ => "a thread-varying value",
         };
+        let block = ctx.du.block_of(m.inst);
         // The deciding branch exits a loop around the barrier: its trip count varies.
-        let loop_exit = ctx.cf.loops.loops.iter().any(|l| {
-            l.contains(ctx.du.block_of(m.inst)) && l.exiting.binary_search(&branch_block).is_ok()
-        });
-        let (kind, group) = if callee.starts_with("air.simdgroup") {
+        let loop_exit = ctx
+            .cf
+            .loops
+            .loops
+            .iter()
+            .any(|l| l.contains(block) && l.exiting.binary_search(&divergent.block).is_ok());
+        let (kind, group) = if simdgroup {
             ("simdgroup_barrier", "SIMD-group")
         } else {
             ("threadgroup_barrier", "threadgroup")
@@ -52,15 +94,45 @@ impl RuleHook for BarrierInDivergentFlow {
                 branch.line
             )
         };
+        let other_line = match divergent.skipping {
+            Skipping::MeetTarget(b) => ctx
+                .body
+                .block_instructions(b)
+                .iter()
+                .find(|i| i.callee_name().is_some_and(|c| BARRIERS.contains(&c)))
+                .map(|i| i.line),
+            _ => None,
+        };
+        let (skipping, elsewhere) = match (divergent.skipping, other_line) {
+            (Skipping::MeetTarget(_), Some(l)) => (
+                "meets_barrier",
+                format!("the threads it sends the other way can reach the barrier at line {l} instead"),
+            ),
+            (Skipping::ComeBack, _) => (
+                "comes_back",
+                "the threads that skip it come around the loop again and may reach it in another iteration".to_string(),
+            ),
+            _ => (
+                "unknown",
+                "air-scan could not rule out that the threads it sends the other way reach another barrier".to_string(),
+            ),
+        };
+        let simd_note = if simdgroup {
+            " (simdgroup_barrier is said to cost nothing on current Apple GPUs, whose SIMD-groups run in lockstep; it is still undefined behaviour)"
+        } else {
+            ""
+        };
         Some(Description {
             message: format!(
-                "{kind} {under}: every thread of the {group} must reach the same barrier, or the threads that do wait for the ones that never come (a hang) or read threadgroup memory before it is written."
+                "{kind} {under}, and {elsewhere}: every thread of the {group} must reach the same barrier, or the threads wait at different barriers (a hang, or threadgroup memory read before it is written){simd_note}."
             ),
             evidence: json!({
                 "barrier": callee,
                 "branch_line": branch.line,
                 "condition": { "name": name, "class": prov.class().name() },
                 "loop_exit": loop_exit,
+                "skipping": skipping,
+                "other_barrier_line": other_line,
             }),
             help: None,
         })

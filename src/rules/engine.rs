@@ -5,7 +5,9 @@
 use super::FunctionContext;
 use super::pattern::{ChainStep, Match, OperandMatch};
 use crate::analysis::defuse::Def;
-use crate::analysis::divergence::Divergence;
+use crate::analysis::divergence::{
+    Divergence, Skipping, divergent_deciders, skipping_meets_target,
+};
 use crate::analysis::provenance::Class;
 use crate::ir::{Instruction, Opcode, Type, TypeId, TypeTable, Value};
 
@@ -22,19 +24,34 @@ pub struct Matched {
     pub chain: Vec<usize>,
     pub loop_depth: u32,
     pub conditional: bool,
-    /// For `in_divergent_block`: the block whose thread-varying branch
-    /// decides whether the match runs.
-    pub divergent_branch: Option<usize>,
+    /// For `in_divergent_block`: the thread-varying branch that decides
+    /// whether the match runs.
+    pub divergent_branch: Option<DivergentBranch>,
 }
 
-pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
-    let mut out = Vec::new();
-    if m.fast_math.is_some_and(|want| want != ctx.air.fast_math()) {
-        return out;
-    }
-    // Computed only for the patterns that ask, once per function, about
-    // the blocks holding an instruction of the pattern's opcodes or calls.
-    let divergence = m.in_divergent_block.map(|_| {
+/// A thread-varying branch that decides whether a match runs, and where the
+/// threads it sends past the match go.
+#[derive(Debug, Clone, Copy)]
+pub struct DivergentBranch {
+    /// The block the branch ends.
+    pub block: usize,
+    pub skipping: Skipping,
+}
+
+/// `in_divergent_block` for one function: the linear first cut
+/// (`Divergence`), then for each candidate the closer look of
+/// `skipping_meets_target` at every divergent branch that decides it, within
+/// one budget per function so the work stays linear in its size.
+struct DivergenceCheck {
+    coarse: Divergence,
+    targets: Vec<bool>,
+    budget: usize,
+}
+
+impl DivergenceCheck {
+    fn new(m: &Match, ctx: &FunctionContext<'_, '_>) -> Self {
+        // The question is about the blocks holding an instruction of the
+        // pattern's opcodes or calls.
         let mut targets = vec![false; ctx.cf.cfg.len()];
         for (i, inst) in ctx.body.instructions.iter().enumerate() {
             if opcode_matches(m, inst)
@@ -43,8 +60,53 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
                 *t = true;
             }
         }
-        Divergence::compute(ctx.body, ctx.du, ctx.cf, ctx.prov, &targets)
-    });
+        let coarse = Divergence::compute(ctx.body, ctx.du, ctx.cf, ctx.prov, &targets);
+        let size = ctx.cf.cfg.len() + ctx.cf.cfg.edge_count();
+        DivergenceCheck {
+            coarse,
+            targets,
+            budget: size.saturating_mul(32).saturating_add(4096),
+        }
+    }
+
+    fn check(&mut self, ctx: &FunctionContext<'_, '_>, block: usize) -> Option<DivergentBranch> {
+        let first = self.coarse.cause(block)?;
+        let unknown = DivergentBranch {
+            block: first,
+            skipping: Skipping::Unknown,
+        };
+        let Some(deciders) =
+            divergent_deciders(ctx.body, ctx.du, ctx.cf, ctx.prov, block, &mut self.budget)
+        else {
+            return Some(unknown);
+        };
+        for (a, toward) in deciders {
+            let skipping = skipping_meets_target(
+                ctx.body,
+                ctx.du,
+                &ctx.module.types,
+                ctx.cf,
+                a,
+                toward,
+                block,
+                &self.targets,
+                &mut self.budget,
+            );
+            if skipping != Skipping::Finish {
+                return Some(DivergentBranch { block: a, skipping });
+            }
+        }
+        None
+    }
+}
+
+pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
+    let mut out = Vec::new();
+    if m.fast_math.is_some_and(|want| want != ctx.air.fast_math()) {
+        return out;
+    }
+    // Computed only for the patterns that ask, once per function.
+    let mut divergence = m.in_divergent_block.map(|_| DivergenceCheck::new(m, ctx));
     for (i, inst) in ctx.body.instructions.iter().enumerate() {
         if !opcode_matches(m, inst) {
             continue;
@@ -68,7 +130,7 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
         if m.in_conditional.is_some_and(|want| want != conditional) {
             continue;
         }
-        let divergent_branch = divergence.as_ref().and_then(|d| d.cause(block));
+        let divergent_branch = divergence.as_mut().and_then(|d| d.check(ctx, block));
         if m.in_divergent_block
             .is_some_and(|want| want != divergent_branch.is_some())
         {

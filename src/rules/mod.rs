@@ -3,11 +3,18 @@
 //! Rust file here that describes a match (`RuleHook`).
 
 pub mod barrier_in_divergent_flow;
+pub mod byte_arithmetic;
+pub mod device_atomic_in_loop;
 pub mod divide_by_uniform;
 pub mod divide_by_varying;
+pub mod double_precision;
+pub mod dynamic_private_array;
 pub mod engine;
+pub mod float_atomic_cas_loop;
 pub mod fused_shift_address_in_branch;
+pub mod indirect_call;
 pub mod pattern;
+pub mod precise_math;
 
 use crate::analysis::ControlFlow;
 use crate::analysis::defuse::DefUse;
@@ -32,6 +39,38 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
         "fused-shift-address-in-branch.toml",
         include_str!("../../patterns/fused-shift-address-in-branch.toml"),
     ),
+    (
+        "barrier-in-divergent-flow.toml",
+        include_str!("../../patterns/barrier-in-divergent-flow.toml"),
+    ),
+    (
+        "dynamic-private-array.toml",
+        include_str!("../../patterns/dynamic-private-array.toml"),
+    ),
+    (
+        "double-precision.toml",
+        include_str!("../../patterns/double-precision.toml"),
+    ),
+    (
+        "byte-arithmetic.toml",
+        include_str!("../../patterns/byte-arithmetic.toml"),
+    ),
+    (
+        "precise-math.toml",
+        include_str!("../../patterns/precise-math.toml"),
+    ),
+    (
+        "device-atomic-in-loop.toml",
+        include_str!("../../patterns/device-atomic-in-loop.toml"),
+    ),
+    (
+        "float-atomic-cas-loop.toml",
+        include_str!("../../patterns/float-atomic-cas-loop.toml"),
+    ),
+    (
+        "indirect-call.toml",
+        include_str!("../../patterns/indirect-call.toml"),
+    ),
 ];
 
 /// What a rule's Rust side adds: the message and evidence of a match.
@@ -49,12 +88,19 @@ pub struct Description {
     pub help: Option<String>,
 }
 
-fn hooks() -> [&'static dyn RuleHook; 4] {
+fn hooks() -> [&'static dyn RuleHook; 11] {
     [
-        &barrier_in_divergent_flow::BarrierInDivergentFlow,
         &divide_by_uniform::DivideByUniform,
         &divide_by_varying::DivideByVarying,
         &fused_shift_address_in_branch::FusedShiftAddressInBranch,
+        &barrier_in_divergent_flow::BarrierInDivergentFlow,
+        &dynamic_private_array::DynamicPrivateArray,
+        &double_precision::DoublePrecision,
+        &byte_arithmetic::ByteArithmetic,
+        &precise_math::PreciseMath,
+        &device_atomic_in_loop::DeviceAtomicInLoop,
+        &float_atomic_cas_loop::FloatAtomicCasLoop,
+        &indirect_call::IndirectCall,
     ]
 }
 

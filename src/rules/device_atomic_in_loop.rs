@@ -1,0 +1,51 @@
+//! `device-atomic-in-loop`: an atomic read-modify-write on device memory
+//! inside a loop. Device atomics serialise at the memory controller and get
+//! worse with more GPU cores, while threadgroup atomics scale (seed 001
+//! finding 188, Apple's recommended reduction: SIMD-group, then threadgroup,
+//! then one device atomic per threadgroup).
+
+use super::engine::Matched;
+use super::{Description, FunctionContext, RuleHook};
+use crate::analysis::divergence::is_thread_varying;
+use serde_json::json;
+
+pub struct DeviceAtomicInLoop;
+
+impl RuleHook for DeviceAtomicInLoop {
+    fn name(&self) -> &'static str {
+        "device-atomic-in-loop"
+    }
+
+    fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
+        let inst = ctx.body.instructions.get(m.inst)?;
+        let op = match inst.callee_name() {
+            Some(c) => format!("`{c}`"),
+            None => format!("`atomicrmw {}`", inst.predicate.unwrap_or("?")),
+        };
+        let ptr = inst.operands.first()?;
+        let prov = ctx.prov.value(ctx.du, &ptr.value);
+        let target = prov
+            .main_origin()
+            .or_else(|| prov.origins().next())
+            .map_or_else(|| "device memory".to_string(), |o| format!("`{}`", o.name));
+        // No thread id reaches the address: every thread hits one word.
+        let same_address = !is_thread_varying(&prov);
+        let contention = if same_address {
+            " Every thread updates the same address, so the updates of the whole dispatch queue one after another."
+        } else {
+            ""
+        };
+        Some(Description {
+            message: format!(
+                "{op} on {target} inside a loop (depth {}): device atomics serialise at the memory controller and scale worse the more GPU cores there are.{contention} Accumulate in registers across the loop, reduce in the SIMD-group (simd_sum, simd_prefix_exclusive_sum) and the threadgroup, and issue one device atomic per threadgroup.",
+                m.loop_depth
+            ),
+            evidence: json!({
+                "operation": op.trim_matches('`'),
+                "same_address": same_address,
+                "loop_depth": m.loop_depth,
+            }),
+            help: None,
+        })
+    }
+}

@@ -1,0 +1,184 @@
+//! `dynamic-private-array`: a thread-private array (or struct) indexed by a
+//! value known only at run time. The backend keeps private arrays in
+//! registers only when every index is a constant; otherwise the array lives
+//! in memory and its accesses spill (WWDC16 session 606: ~30% lost; seed 001
+//! finding 181).
+//!
+//! The pattern finds an `alloca` with a GEP on a non-constant index; this
+//! hook drops the arrays whose every such index is the counter of a loop with
+//! a constant trip count (MLX's `#pragma unroll` loops carry
+//! `llvm.loop.unroll.full`): the backend unrolls those loops when it builds
+//! the pipeline and the indices become constants.
+
+use super::engine::Matched;
+use super::{Description, FunctionContext, RuleHook};
+use crate::analysis::defuse::Def;
+use crate::analysis::divergence::branch_condition;
+use crate::analysis::provenance::Class;
+use crate::ir::{Opcode, Value};
+use serde_json::json;
+
+pub struct DynamicPrivateArray;
+
+/// Users of the alloca (through casts and GEPs) looked at before giving up.
+const MAX_USERS: usize = 512;
+
+fn constant(v: &Value<'_>) -> bool {
+    matches!(v, Value::Int(_) | Value::Bool(_) | Value::ZeroInitializer)
+}
+
+/// Whether `v` becomes a constant once loops with constant trip counts are
+/// unrolled: literals, and counters of such loops combined with literals.
+fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
+    let mut stack = vec![(v.clone(), 0u32)];
+    let mut seen = 0usize;
+    while let Some((v, depth)) = stack.pop() {
+        seen += 1;
+        if depth > 16 || seen > 64 {
+            return false;
+        }
+        if constant(&v) {
+            continue;
+        }
+        let Some(Def::Inst(d)) = ctx.du.def_of(&v) else {
+            return false;
+        };
+        let Some(inst) = ctx.body.instructions.get(d) else {
+            return false;
+        };
+        match inst.opcode {
+            Opcode::ZExt | Opcode::SExt | Opcode::Trunc => {
+                if let Some(o) = inst.operands.first() {
+                    stack.push((o.value.clone(), depth + 1));
+                }
+            }
+            Opcode::Add
+            | Opcode::Sub
+            | Opcode::Mul
+            | Opcode::Shl
+            | Opcode::Or
+            | Opcode::And
+            | Opcode::LShr
+            | Opcode::AShr => {
+                for o in &inst.operands {
+                    stack.push((o.value.clone(), depth + 1));
+                }
+            }
+            Opcode::Phi => {
+                if !counter_of_constant_loop(ctx, d) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// `phi` sits in a loop header, starts and steps by constants, and every
+/// exit of the loop is decided by a constant or a function constant.
+fn counter_of_constant_loop(ctx: &FunctionContext<'_, '_>, phi: usize) -> bool {
+    let class = ctx.prov.inst(phi).class();
+    if !matches!(class, Class::Literal | Class::FunctionConstant) {
+        return false;
+    }
+    let block = ctx.du.block_of(phi);
+    let Some(l) = ctx
+        .cf
+        .loops
+        .loop_of_header(block)
+        .and_then(|l| ctx.cf.loops.loops.get(l))
+    else {
+        return false;
+    };
+    !l.exiting.is_empty()
+        && l.exiting.iter().all(|&e| {
+            branch_condition(ctx.cf, ctx.body, e).is_some_and(|c| {
+                matches!(
+                    ctx.prov.value(ctx.du, &c.value).class(),
+                    Class::Literal | Class::FunctionConstant
+                )
+            })
+        })
+}
+
+/// The first GEP into the alloca whose non-constant index stays dynamic
+/// after unrolling (its index in the body), with that index.
+fn dynamic_access<'b, 'a>(
+    ctx: &'b FunctionContext<'_, 'a>,
+    alloca: usize,
+) -> Option<(usize, &'b Value<'a>)> {
+    let mut frontier = vec![alloca];
+    let mut visits = 0;
+    while let Some(cur) = frontier.pop() {
+        let result = ctx.body.instructions.get(cur)?.result?;
+        for u in ctx.du.users(Def::Inst(cur)) {
+            visits += 1;
+            if visits > MAX_USERS {
+                return None;
+            }
+            let Some(user) = ctx.body.instructions.get(u) else {
+                continue;
+            };
+            let is_base = user.operands.first().map(|o| &o.value) == Some(&Value::Local(result));
+            if !is_base {
+                continue;
+            }
+            match user.opcode {
+                Opcode::BitCast | Opcode::AddrSpaceCast => frontier.push(u),
+                Opcode::GetElementPtr => {
+                    let dynamic = user.operands.iter().skip(1).find(|o| {
+                        matches!(o.value, Value::Local(_)) && !unrolls_to_constant(ctx, &o.value)
+                    });
+                    match dynamic {
+                        Some(o) => return Some((u, &o.value)),
+                        None => frontier.push(u),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+impl RuleHook for DynamicPrivateArray {
+    fn name(&self) -> &'static str {
+        "dynamic-private-array"
+    }
+
+    fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
+        let alloca = ctx.body.instructions.get(m.inst)?;
+        let (gep_at, index) = dynamic_access(ctx, m.inst)?;
+        let gep = ctx.body.instructions.get(gep_at)?;
+        let ty = ctx.module.types.display(alloca.elem_ty?);
+        let prov = ctx.prov.value(ctx.du, index);
+        let from = match prov.main_origin() {
+            Some(o) => format!(" (from `{}`)", o.name),
+            None => String::new(),
+        };
+        let index_name = match index {
+            Value::Local(n) => format!("%{n}"),
+            _ => "?".into(),
+        };
+        let in_loop = ctx.cf.loops.depth(ctx.du.block_of(gep_at));
+        let loop_note = if in_loop > 0 {
+            format!(", inside a loop (depth {in_loop})")
+        } else {
+            String::new()
+        };
+        Some(Description {
+            message: format!(
+                "private `{ty}` is indexed at line {} by `{index_name}`{from}, which is not a constant even after constant loops are unrolled{loop_note}: the backend cannot keep the array in registers, so every access goes to memory (Apple measured ~30% lost to such spills, WWDC16 session 606).",
+                gep.line
+            ),
+            evidence: json!({
+                "type": ty,
+                "gep_line": gep.line,
+                "index": index_name,
+                "index_class": prov.class().name(),
+            }),
+            help: None,
+        })
+    }
+}
