@@ -335,7 +335,26 @@ impl<'a> ModuleContext<'a> {
                         self.function_constant_globals.insert(dst, name);
                     }
                 }
-                _ => {}
+                // Arithmetic on function constants and literals (Metal
+                // FlashAttention's `C_sram_offset` is computed from several)
+                // is known when the pipeline is built too.
+                _ => {
+                    let Some(r) = inst.result else { continue };
+                    let mut name = None;
+                    let known = inst
+                        .operands
+                        .iter()
+                        .all(|o| match fc_of(&o.value, &local_fc) {
+                            Some(n) => {
+                                name.get_or_insert(n);
+                                true
+                            }
+                            None => !matches!(o.value, Value::Local(_) | Value::Global(_)),
+                        });
+                    if let (true, Some(n)) = (known, name) {
+                        local_fc.insert(r, n);
+                    }
+                }
             }
         }
     }

@@ -13,7 +13,6 @@
 use super::engine::Matched;
 use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::defuse::Def;
-use crate::analysis::divergence::branch_condition;
 use crate::analysis::provenance::Class;
 use crate::ir::{Opcode, Value};
 use serde_json::json;
@@ -27,8 +26,9 @@ fn constant(v: &Value<'_>) -> bool {
     matches!(v, Value::Int(_) | Value::Bool(_) | Value::ZeroInitializer)
 }
 
-/// Whether `v` becomes a constant once loops with constant trip counts are
-/// unrolled: literals, and counters of such loops combined with literals.
+/// Whether `v` becomes a constant once the pipeline is built and loops with
+/// constant trip counts are unrolled: literals, values computed from function
+/// constants, and counters of such loops combined with them.
 fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
     let mut stack = vec![(v.clone(), 0u32)];
     let mut seen = 0usize;
@@ -46,6 +46,11 @@ fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
         let Some(inst) = ctx.body.instructions.get(d) else {
             return false;
         };
+        // Computed from function constants only: a constant once the
+        // pipeline is built (a phi of them could still pick by a branch).
+        if inst.opcode != Opcode::Phi && ctx.prov.inst(d).class() == Class::FunctionConstant {
+            continue;
+        }
         match inst.opcode {
             Opcode::ZExt | Opcode::SExt | Opcode::Trunc => {
                 if let Some(o) = inst.operands.first() {
@@ -75,31 +80,14 @@ fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
     true
 }
 
-/// `phi` sits in a loop header, starts and steps by constants, and every
-/// exit of the loop is decided by a constant or a function constant.
+/// `phi` is a loop counter from constants: it sits in a loop header and
+/// takes only literal and function-constant values (a start and steps). Its
+/// loop runs a constant number of times, or at most as many as the array
+/// has elements (the GEP is `inbounds`), so the backend can unroll it.
 fn counter_of_constant_loop(ctx: &FunctionContext<'_, '_>, phi: usize) -> bool {
     let class = ctx.prov.inst(phi).class();
-    if !matches!(class, Class::Literal | Class::FunctionConstant) {
-        return false;
-    }
-    let block = ctx.du.block_of(phi);
-    let Some(l) = ctx
-        .cf
-        .loops
-        .loop_of_header(block)
-        .and_then(|l| ctx.cf.loops.loops.get(l))
-    else {
-        return false;
-    };
-    !l.exiting.is_empty()
-        && l.exiting.iter().all(|&e| {
-            branch_condition(ctx.cf, ctx.body, e).is_some_and(|c| {
-                matches!(
-                    ctx.prov.value(ctx.du, &c.value).class(),
-                    Class::Literal | Class::FunctionConstant
-                )
-            })
-        })
+    matches!(class, Class::Literal | Class::FunctionConstant)
+        && ctx.cf.loops.loop_of_header(ctx.du.block_of(phi)).is_some()
 }
 
 /// The first GEP into the alloca whose non-constant index stays dynamic
