@@ -158,6 +158,11 @@ struct ScanArgs {
     #[arg(long, value_name = "PATH")]
     llvm_dis: Option<PathBuf>,
 
+    /// Base folder for SARIF artifact URIs (default: the current directory,
+    /// which should be the repository root for GitHub code scanning).
+    #[arg(long, value_name = "DIR")]
+    sarif_root: Option<PathBuf>,
+
     /// Where to look for the MSL files debug info names.
     #[arg(long, value_name = "DIR")]
     source_root: Option<PathBuf>,
@@ -286,7 +291,11 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(_) => ExitCode::from(2),
         },
-        Format::Sarif => print(&report::sarif::render(&files, &rules, None)),
+        Format::Sarif => print(&report::sarif::render(
+            &files,
+            &rules,
+            args.sarif_root.as_deref(),
+        )),
     };
     if printed != ExitCode::SUCCESS {
         return ExitCode::from(2);

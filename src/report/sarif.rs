@@ -354,6 +354,12 @@ impl Uris {
 
     /// The base-relative URI of `path`, or a `file:` URI when it lies outside the base.
     fn uri(&self, path: &str) -> String {
+        // A module read from a library is named `lib.metallib:function`;
+        // code scanning can only place the library file itself.
+        let path = match path.rsplit_once(':') {
+            Some((file, _)) if !Path::new(path).exists() && Path::new(file).is_file() => file,
+            _ => path,
+        };
         let abs = self.absolute(Path::new(path));
         if let Some(rel) = self.base.as_ref().and_then(|b| abs.strip_prefix(b).ok()) {
             return encode_components(rel);

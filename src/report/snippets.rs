@@ -149,6 +149,10 @@ fn in_function(f: &Finding) -> String {
             if f.loop_depth == 1 { "" } else { "s" }
         ));
     }
+    if !f.levels.is_empty() {
+        let levels: Vec<String> = f.levels.iter().map(|l| format!("-{l}")).collect();
+        s.push_str(&format!(", found at {}", levels.join(" and ")));
+    }
     s
 }
 
