@@ -13,9 +13,12 @@ use std::path::PathBuf;
 fn diff(a: &str, b: &str, format: DiffFormat, changes_only: bool) -> (String, u8) {
     run(&DiffArgs {
         a: PathBuf::from(a),
-        b: PathBuf::from(b),
+        b: Some(PathBuf::from(b)),
         format,
         changes_only,
+        levels: Vec::new(),
+        xcrun: None,
+        metal_flags: Vec::new(),
     })
 }
 
@@ -450,9 +453,12 @@ fn corpus_typed_and_opaque_twins_diff_equal() {
         .map(|(t, o)| {
             let (out, code) = run(&DiffArgs {
                 a: t.clone(),
-                b: o.clone(),
+                b: Some(o.clone()),
                 format: DiffFormat::Json,
                 changes_only: false,
+                levels: Vec::new(),
+                xcrun: None,
+                metal_flags: Vec::new(),
             });
             let doc: Value = serde_json::from_str(&out).unwrap();
             let kernels = doc["summary"]["kernels"].as_u64().unwrap();
@@ -486,4 +492,59 @@ fn buggy_o0_to_o2_json_changes_only() {
     );
     assert_eq!(code, 1);
     insta::assert_snapshot!(out);
+}
+
+/// `air-scan diff kernel.metal` compiles the levels with the driver and
+/// compares them. A stand-in driver answers like xcrun: it prints a version
+/// and writes the seed's -O0 or -O2 buggy kernel for the level asked.
+#[test]
+#[cfg(unix)]
+fn a_metal_source_is_compiled_at_each_level_and_compared() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let driver = dir.path().join("xcrun");
+    std::fs::write(
+        &driver,
+        format!(
+            "#!/bin/sh\n[ \"$2\" = --version ] && {{ echo 'Apple metal version 32023.620 (stand-in)'; exit 0; }}\n\
+             out=; level=\nfor a in \"$@\"; do case \"$a\" in -O*) level=${{a#-}};; esac; done\n\
+             while [ $# -gt 0 ]; do [ \"$1\" = -o ] && {{ shift; out=$1; }}; shift; done\n\
+             cp {root}/testdata/diff/$level/buggy.ll \"$out\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&driver, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let source = dir.path().join("buggy.metal");
+    std::fs::write(&source, "kernel void buggy() {}\n").unwrap();
+    let out = assert_cmd::Command::cargo_bin("air-scan")
+        .unwrap()
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args(["diff", "--xcrun", driver.to_str().unwrap()])
+        .arg(&source)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("buggy.metal at -O0"), "{text}");
+    assert!(text.contains("buggy.metal at -O2"), "{text}");
+    assert!(
+        text.contains("introduced: fused-shift-address-in-branch"),
+        "{text}"
+    );
+
+    // Without a driver the diff says what to do and exits 2.
+    let out = assert_cmd::Command::cargo_bin("air-scan")
+        .unwrap()
+        .env("PATH", "/nonexistent")
+        .args(["diff"])
+        .arg(&source)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("needs xcrun on a Mac")
+    );
 }

@@ -8,9 +8,9 @@
 //! pairs the two sides, and `explain` says where the computation behind a
 //! finding present on one side only sits on each side.
 //!
-//! Compiling `.metal` at several levels (`air-scan diff kernel.metal
-//! --levels O0,O2`) needs `xcrun`, which this build does not drive: such an
-//! input is refused with a hint.
+//! `air-scan diff kernel.metal` compiles the source at `--levels` (default
+//! O0,O2) with `xcrun` (`compile::xcrun`) and compares each level with the
+//! next. Where there is no xcrun (Linux) it says so and exits 2.
 
 pub mod compare;
 pub mod explain;
@@ -35,8 +35,19 @@ pub enum DiffFormat {
 pub struct DiffArgs {
     /// The "before" side: an IR file or a directory of them.
     pub a: PathBuf,
-    /// The "after" side: an IR file or a directory of them.
-    pub b: PathBuf,
+    /// The "after" side: an IR file or a directory of them. Leave it out
+    /// when A is a `.metal` source: its levels are compared instead.
+    pub b: Option<PathBuf>,
+    /// For a `.metal` source: the optimization levels to compile and
+    /// compare, each with the next.
+    #[arg(long, value_delimiter = ',', default_value = "O0,O2")]
+    pub levels: Vec<String>,
+    /// For a `.metal` source: the compiler driver (default: `xcrun` on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub xcrun: Option<PathBuf>,
+    /// For a `.metal` source: a flag for `xcrun metal` (repeatable).
+    #[arg(long = "metal-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    pub metal_flags: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,
@@ -92,12 +103,90 @@ impl DiffReport {
 /// changed, 1 some did, 2 error).
 pub fn run(args: &DiffArgs) -> (String, u8) {
     let rules = RuleSet::builtin();
-    let report = diff(&args.a, &args.b, &rules);
-    let out = match args.format {
-        DiffFormat::Text => render::text(&report, args.changes_only),
-        DiffFormat::Json => render::json(&report, args.changes_only),
+    let render = |report: &DiffReport| match args.format {
+        DiffFormat::Text => render::text(report, args.changes_only),
+        DiffFormat::Json => render::json(report, args.changes_only),
     };
-    (out, report.exit_code())
+    match &args.b {
+        Some(b) => {
+            let report = diff(&args.a, b, &rules);
+            (render(&report), report.exit_code())
+        }
+        None if crate::compile::xcrun::is_metal(&args.a) => match compile_levels(args) {
+            Ok(sides) => {
+                let mut out = String::new();
+                let mut code = 0;
+                for pair in sides.windows(2) {
+                    let mut report = diff(&pair[0].1, &pair[1].1, &rules);
+                    report.a = format!("{} at -{}", args.a.display(), pair[0].0);
+                    report.b = format!("{} at -{}", args.a.display(), pair[1].0);
+                    out.push_str(&render(&report));
+                    code = code.max(report.exit_code());
+                }
+                (out, code)
+            }
+            Err(e) => (format!("diff: error: {e}\n"), 2),
+        },
+        None => (
+            format!(
+                "diff: error: give two IR files or directories, or one .metal source (got {})\n",
+                args.a.display()
+            ),
+            2,
+        ),
+    }
+}
+
+/// Compiles a `.metal` source at each level; returns (level, IR file).
+/// The IR comes from the scan's cache, so a repeated diff compiles nothing.
+fn compile_levels(args: &DiffArgs) -> Result<Vec<(String, PathBuf)>, String> {
+    use crate::compile::xcrun;
+    let driver = xcrun::Xcrun::find(args.xcrun.as_deref()).map_err(|u| match u {
+        xcrun::Unavailable::Missing(why) => format!(
+            "{why}: compiling .metal needs xcrun on a Mac; there, run this again, or compile each level with \
+             `xcrun metal -S -emit-llvm -O0` / `-O2` and give air-scan diff the two .ll files"
+        ),
+        xcrun::Unavailable::Broken(why) => why,
+    })?;
+    let levels = xcrun::parse_levels(&args.levels)?;
+    if levels.len() < 2 {
+        return Err("--levels needs at least two levels to compare".into());
+    }
+    let source =
+        std::fs::canonicalize(&args.a).map_err(|e| format!("{}: {e}", args.a.display()))?;
+    let mut flags = match source
+        .parent()
+        .map(xcrun::ProjectConfig::find_for)
+        .transpose()?
+    {
+        Some(Some(config)) => config.flags,
+        _ => Vec::new(),
+    };
+    xcrun::check_flags(&args.metal_flags)?;
+    let cwd = std::env::current_dir().unwrap_or_default();
+    flags.extend(xcrun::absolutize_flags(&args.metal_flags, &cwd));
+    let cache_dir =
+        xcrun::Cache::default_dir().unwrap_or_else(|| std::env::temp_dir().join("air-scan-cache"));
+    let cache = xcrun::Cache::Dir(cache_dir);
+    let mut sides = Vec::new();
+    for level in levels {
+        let req = xcrun::Request {
+            xcrun: &driver,
+            source: &source,
+            level,
+            flags: &flags,
+            cache: &cache,
+        };
+        let compiled = xcrun::compile(&req);
+        compiled
+            .text
+            .map_err(|e| format!("-{}: {e}", level.as_str()))?;
+        let ir = compiled
+            .ir_path
+            .ok_or_else(|| format!("-{}: the compiled IR was not kept", level.as_str()))?;
+        sides.push((level.as_str().to_string(), ir));
+    }
+    Ok(sides)
 }
 
 /// Compares `a` with `b` (two files, or two directories).
@@ -122,8 +211,8 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
         if p.extension().is_some_and(|x| x == "metal") {
             report.errors.push(error(
                 p,
-                "compiling .metal needs xcrun, which air-scan diff does not drive yet: \
-                 compile both sides with `xcrun metal -S -emit-llvm` and compare the .ll files"
+                "a .metal source is compiled with xcrun and compared with itself: give it alone \
+                 (`air-scan diff kernel.metal --levels O0,O2`), or compare two .ll files"
                     .into(),
             ));
         }
