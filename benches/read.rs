@@ -61,6 +61,10 @@ fn main() {
         best = best.min(t.elapsed().as_secs_f64());
     }
     let mb = bytes as f64 / 1e6;
+    // Peak memory so far: the texts themselves plus one module's model.
+    if let Some(hwm) = peak_rss_kb() {
+        println!("peak RSS after reading: {:.0} MB = {:.2}x the input", hwm as f64 / 1e3, hwm as f64 * 1e3 / bytes as f64);
+    }
     println!(
         "read {} files, {mb:.1} MB, {instructions} instructions: best {best:.3} s = {:.0} MB/s (reader only, 1 thread)",
         texts.len(),
@@ -87,4 +91,11 @@ fn main() {
         mb / best_scan,
         best_scan / best
     );
+}
+
+/// VmHWM from /proc/self/status (Linux), in kB.
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
