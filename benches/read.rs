@@ -63,7 +63,11 @@ fn main() {
     let mb = bytes as f64 / 1e6;
     // Peak memory so far: the texts themselves plus one module's model.
     if let Some(hwm) = peak_rss_kb() {
-        println!("peak RSS after reading: {:.0} MB = {:.2}x the input", hwm as f64 / 1e3, hwm as f64 * 1e3 / bytes as f64);
+        println!(
+            "peak RSS after reading: {:.0} MB = {:.2}x the input",
+            hwm as f64 / 1e3,
+            hwm as f64 * 1e3 / bytes as f64
+        );
     }
     println!(
         "read {} files, {mb:.1} MB, {instructions} instructions: best {best:.3} s = {:.0} MB/s (reader only, 1 thread)",

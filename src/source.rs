@@ -133,6 +133,13 @@ fn location(
 }
 
 /// Maps instruction `inst` of `body` to its source.
+/// A header of the Metal standard library, as the toolchain records it:
+/// `…/lib/clang/<version>/include/metal/metal_math`.
+fn is_metal_header(path: &str) -> bool {
+    path.rsplit_once("/include/metal/")
+        .is_some_and(|(_, name)| name.starts_with("metal_") && !name.contains('/'))
+}
+
 pub fn map(
     module: &Module<'_>,
     function: &Function<'_>,
@@ -149,9 +156,18 @@ pub fn map(
     };
     if let Some(id) = dbg {
         let chain = md.inlined_chain(id);
-        let mut locs = chain
+        let locs: Vec<SourceLocation> = chain
             .iter()
-            .map(|l| location(module, l, resolver, approximate));
+            .map(|l| location(module, l, resolver, approximate))
+            .collect();
+        // An atomic or a math call is inlined from the Metal standard
+        // library's headers (`…/include/metal/metal_atomic`); the finding
+        // belongs to the user's call of it, the first frame outside them.
+        let user = locs
+            .iter()
+            .position(|l| !is_metal_header(&l.path))
+            .unwrap_or(0);
+        let mut locs = locs.into_iter().skip(user);
         if let Some(first) = locs.next() {
             return Mapped {
                 source: Some(first),

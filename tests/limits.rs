@@ -3,8 +3,8 @@
 //! names the line and the limit, reads the rest, and the scan goes on.
 
 use air_scan::ir::limits::{
-    MAX_BLOCKS, MAX_DEPTH, MAX_DIAGNOSTICS, MAX_FILE_SIZE, MAX_FUNCTIONS, MAX_GLOBALS,
-    MAX_INSTRUCTIONS, MAX_LINE_LENGTH, MAX_QUOTED,
+    MAX_AIR_ITEMS, MAX_BLOCKS, MAX_DEPTH, MAX_DIAGNOSTICS, MAX_FILE_SIZE, MAX_FUNCTIONS,
+    MAX_GLOBALS, MAX_INSTRUCTIONS, MAX_LINE_LENGTH, MAX_QUOTED,
 };
 use air_scan::ir::{Diagnostic, Module, Severity, read_module};
 use air_scan::rules::RuleSet;
@@ -94,6 +94,19 @@ fn a_line_over_the_length_limit_is_skipped_and_named() {
     let r = scan_text("long.ll".into(), &text, &RuleSet::builtin());
     assert_eq!(r.status, Status::Ok, "{:?}", r.error);
     assert_eq!(r.kernels.len(), 1);
+
+    // The first line, and the last one without its newline.
+    let filler = "w".repeat(MAX_LINE_LENGTH + 1);
+    for (text, line) in [
+        (format!("{filler}\n{SMALL}"), 1),
+        (format!("{SMALL}{filler}"), 1 + SMALL.matches('\n').count()),
+    ] {
+        let mut m = read_module(&text);
+        let diags = read_all(&mut m);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].line as usize, line);
+        assert_eq!(m.functions.len(), 2);
+    }
 
     // A line of exactly the limit is read.
     let at_limit = format!("{SMALL}; {}\n", "z".repeat(MAX_LINE_LENGTH - 2));
@@ -310,6 +323,33 @@ fn many_unclosed_bodies_read_in_linear_time() {
     assert_eq!(m.functions.len(), n);
     assert!(errors_with(&m.diagnostics, "not closed").len() >= MAX_DIAGNOSTICS / 2);
     assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+/// One entry-point node listed over and over: the AIR layer stops after
+/// `MAX_AIR_ITEMS` entry points, arguments and fields, with one warning.
+#[test]
+fn air_metadata_stops_at_the_item_limit() {
+    let line = SMALL
+        .lines()
+        .find(|l| l.starts_with("!air.kernel = !{"))
+        .unwrap();
+    let node = line["!air.kernel = !{".len()..].trim_end_matches('}');
+    let one = air_scan::ir::air::air_info(&read_module(SMALL));
+    let per_kernel = 1 + one.entry_points[0].arguments.len();
+    let copies = MAX_AIR_ITEMS / per_kernel + 10;
+    let list = vec![node; copies].join(", ");
+    let text = SMALL.replace(line, &format!("!air.kernel = !{{{list}}}"));
+    let m = read_module(&text);
+    let air = air_scan::ir::air::air_info(&m);
+    assert!(air.entry_points.len() <= MAX_AIR_ITEMS / per_kernel + 1);
+    assert!(air.entry_points.len() >= MAX_AIR_ITEMS / per_kernel - 1);
+    assert_eq!(air.diagnostics.len(), 1, "{:?}", air.diagnostics);
+    let d = &air.diagnostics[0];
+    assert!(d.message.contains(&MAX_AIR_ITEMS.to_string()), "{d:?}");
+    let kernel_line = 1 + text[..text.find("!air.kernel").unwrap()]
+        .matches('\n')
+        .count();
+    assert!(d.line as usize >= kernel_line, "{d:?}");
 }
 
 /// A message quotes at most `MAX_QUOTED` characters of a token.

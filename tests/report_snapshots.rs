@@ -21,10 +21,16 @@ fn json_of_an_inlined_finding() {
 
 #[test]
 fn sarif_of_an_inlined_finding() {
-    insta::assert_snapshot!("sarif_inlined", output("sarif", "testdata/source/inlined.ll"));
+    insta::assert_snapshot!(
+        "sarif_inlined",
+        output("sarif", "testdata/source/inlined.ll")
+    );
 }
 
 #[test]
 fn json_of_the_seed_miscompile() {
-    insta::assert_snapshot!("json_fused_shift", output("json", "testdata/rules/fused_shift_buggy_typed.ll"));
+    insta::assert_snapshot!(
+        "json_fused_shift",
+        output("json", "testdata/rules/fused_shift_buggy_typed.ll")
+    );
 }

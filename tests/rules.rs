@@ -1,4 +1,4 @@
-//! The three rules on hand-written fixtures (testdata/rules/*.ll), run
+//! The rules on hand-written fixtures (testdata/rules/*.ll), run
 //! through the binary as a user runs it. Each fixture's leading comments say
 //! where its shape comes from and what it must and must not trigger.
 //!
@@ -560,10 +560,479 @@ fn divide_in_helper_names_both_kernels() {
     snapshot(name);
 }
 
+// ---- barrier-in-divergent-flow ----
+
+/// One expected barrier finding: (function, the barrier's line marker, the
+/// branch, the condition's name, where skipping threads go, the other
+/// barrier's marker).
+type BarrierCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+    Option<&'static str>,
+);
+
+const DIVERGENT: [BarrierCase; 7] = [
+    (
+        "reduce_in_branch",
+        "; in branch",
+        "br i1 %10, label %pair",
+        Some("thread_position_in_threadgroup"),
+        "meets_barrier",
+        Some("; after branch"),
+    ),
+    (
+        "strided_loop",
+        "; in loop",
+        "br i1 %20, label %body",
+        Some("thread_position_in_threadgroup"),
+        "meets_barrier",
+        Some("; after loop"),
+    ),
+    (
+        "alternate_lanes",
+        "; every other",
+        "br i1 %8, label %even",
+        Some("thread_position_in_threadgroup"),
+        "comes_back",
+        None,
+    ),
+    (
+        "first_ticket",
+        "; ticket",
+        "br i1 %5, label %first",
+        None,
+        "meets_barrier",
+        Some("; all tickets"),
+    ),
+    (
+        "by_element",
+        "; positive only",
+        "br i1 %7, label %positive",
+        Some("in"),
+        "meets_barrier",
+        Some("; everyone"),
+    ),
+    (
+        "lanes_simd",
+        "; low lanes",
+        "br i1 %3, label %low",
+        Some("thread_index_in_simdgroup"),
+        "meets_barrier",
+        Some("; all lanes"),
+    ),
+    (
+        "group_leader",
+        "; group 0 only",
+        "br i1 %3, label %leader",
+        Some("simdgroup_index_in_threadgroup"),
+        "meets_barrier",
+        Some("; all groups"),
+    ),
+];
+
+#[test]
+fn barrier_in_divergent_flow_fires() {
+    let name = "barrier_divergent.ll";
+    let v = json(name);
+    let want: Vec<(String, u64)> = DIVERGENT
+        .iter()
+        .map(|(f, b, ..)| ("barrier-in-divergent-flow".to_string(), line_in(name, f, b)))
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for (func, barrier, branch, cond, skipping, other) in DIVERGENT {
+        let f = at(&v, line_in(name, func, barrier));
+        assert_eq!(f["function"], func);
+        assert_eq!(f["severity"], "error");
+        assert_eq!(f["category"], "correctness");
+        let e = &f["evidence"];
+        assert_eq!(e["branch_line"], line_in(name, func, branch), "{func}: {f}");
+        assert_eq!(
+            e["condition"]["name"],
+            serde_json::json!(cond),
+            "{func}: {f}"
+        );
+        assert_eq!(e["skipping"], skipping, "{func}: {f}");
+        let other = other.map(|o| line_in(name, func, o));
+        assert_eq!(
+            e["other_barrier_line"],
+            serde_json::json!(other),
+            "{func}: {f}"
+        );
+        assert_eq!(e["loop_exit"], func == "strided_loop", "{func}: {f}");
+        let m = message(f);
+        assert!(m.contains(&format!("line {}", e["branch_line"])), "{m}");
+        assert_eq!(
+            func == "lanes_simd",
+            m.starts_with("simdgroup_barrier"),
+            "{m}"
+        );
+        assert_eq!(func == "lanes_simd", m.contains("lockstep"), "{m}");
+    }
+    assert!(message(at(&v, line_in(name, "first_ticket", "; ticket"))).contains("atomic"));
+    snapshot(name);
+}
+
+#[test]
+fn barrier_under_uniform_conditions_is_silent() {
+    let name = "barrier_uniform.ll";
+    let v = json(name);
+    // Each kernel has a barrier inside its branch or loop.
+    for (func, barrier) in [
+        ("by_argument", "; n > 16"),
+        ("by_threadgroup", "; first group"),
+        ("by_function_constant", "; use_tg"),
+        ("by_flag", "; flag set"),
+        ("by_shared_count", "; each round"),
+        ("simd_by_group", "; group 0"),
+    ] {
+        line_in(name, func, barrier);
+    }
+    assert_eq!(rule_lines(&v), vec![]);
+    snapshot(name);
+}
+
+#[test]
+fn barrier_skipped_only_by_leaving_threads_is_silent() {
+    let name = "barrier_threads_leave.ll";
+    let v = json(name);
+    for (func, barrier) in [
+        ("early_return", "; staged"),
+        ("early_return", "; written"),
+        ("loop_then_return", "; chunk step"),
+        ("lock_with_timeout", "; after lock"),
+        ("lock_with_timeout", "; second pass"),
+    ] {
+        line_in(name, func, barrier);
+    }
+    assert_eq!(rule_lines(&v), vec![]);
+    snapshot(name);
+}
+
+// ---- dynamic-private-array ----
+
+/// (function, alloca, GEP with the dynamic index, index, index class).
+const PRIVATE_ARRAYS: [(&str, &str, &str, &str, &str); 3] = [
+    (
+        "private_histogram",
+        "%counts = alloca",
+        "%bin = getelementptr",
+        "%13",
+        "varying",
+    ),
+    (
+        "tail_fill",
+        "%thread_x = alloca",
+        "%10 = getelementptr",
+        "%9",
+        "mixed",
+    ),
+    (
+        "field_array",
+        "%s = alloca",
+        "%5 = getelementptr",
+        "%4",
+        "varying",
+    ),
+];
+
+fn assert_private_arrays(name: &str) -> Value {
+    let v = json(name);
+    let want: Vec<(String, u64)> = PRIVATE_ARRAYS
+        .iter()
+        .map(|(f, a, ..)| ("dynamic-private-array".to_string(), line_in(name, f, a)))
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for (func, alloca, gep, index, class) in PRIVATE_ARRAYS {
+        let f = at(&v, line_in(name, func, alloca));
+        assert_eq!(f["severity"], "warning");
+        let e = &f["evidence"];
+        assert_eq!(e["gep_line"], line_in(name, func, gep), "{func}: {f}");
+        assert_eq!(e["index"], index, "{func}: {f}");
+        assert_eq!(e["index_class"], class, "{func}: {f}");
+        assert!(message(f).contains("30%"), "{f}");
+    }
+    // The silent ones are there, dynamic GEPs included.
+    line_in(name, "unrolled_reads", "%inter = alloca");
+    line_in(name, "fc_offset", "%sram = alloca");
+    line_in(name, "struct_fields", "%s = alloca");
+    v
+}
+
+#[test]
+fn dynamic_private_array_typed() {
+    let name = "dynamic_private_array.ll";
+    let v = assert_private_arrays(name);
+    assert_eq!(v["files"][0]["module"]["pointers"], "typed");
+    let f = at(&v, line_in(name, "private_histogram", "%counts = alloca"));
+    assert!(message(f).contains("(from `in`)"), "{f}");
+    assert!(message(f).contains("inside a loop (depth 1)"), "{f}");
+    snapshot(name);
+}
+
+#[test]
+fn dynamic_private_array_opaque_twin_agrees() {
+    let typed = assert_private_arrays("dynamic_private_array.ll");
+    let opaque = assert_private_arrays("dynamic_private_array_opaque.ll");
+    assert_eq!(opaque["files"][0]["module"]["pointers"], "opaque");
+    let facts = |v: &Value| -> Vec<(Value, Value, Value, Value)> {
+        findings(v)
+            .iter()
+            .map(|f| {
+                let e = &f["evidence"];
+                (
+                    f["function"].clone(),
+                    e["type"].clone(),
+                    e["index"].clone(),
+                    e["index_class"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(facts(&typed), facts(&opaque));
+    snapshot("dynamic_private_array_opaque.ll");
+}
+
+// ---- double-precision ----
+
+#[test]
+fn double_precision_arithmetic_and_conversions() {
+    let name = "double_precision.ll";
+    let v = json(name);
+    let sites = [
+        ("scale_in_double", "fpext float %6 to double", "fpext"),
+        ("scale_in_double", "fmul double", "fmul"),
+        ("scale_in_double", "fptrunc double %8", "fptrunc"),
+        ("index_to_double", "sitofp i32 %4", "sitofp"),
+        ("index_to_double", "uitofp i32 %2", "uitofp"),
+        ("index_to_double", "fdiv double", "fdiv"),
+        ("index_to_double", "fcmp olt double", "fcmp"),
+        ("index_to_double", "fptosi double", "fptosi"),
+        ("fma_double", "@llvm.fma.f64(double %6", "call"),
+        ("fma_double", "fptrunc double %7", "fptrunc"),
+    ];
+    let want: Vec<(String, u64)> = sites
+        .iter()
+        .map(|(f, n, _)| ("double-precision".to_string(), line_in(name, f, n)))
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for (func, needle, op) in sites {
+        let f = at(&v, line_in(name, func, needle));
+        assert_eq!(f["evidence"]["opcode"], op, "{f}");
+        assert_eq!(f["severity"], "warning");
+        assert_eq!(f["category"], "portability");
+    }
+    let call = at(&v, line_in(name, "fma_double", "@llvm.fma.f64(double %6"));
+    assert_eq!(call["evidence"]["callee"], "llvm.fma.f64");
+    // Loads and stores of double, and half and float math, are silent.
+    line_in(name, "moves_only", "load double");
+    line_in(name, "moves_only", "fpext half");
+    snapshot(name);
+}
+
+// ---- byte-arithmetic ----
+
+#[test]
+fn byte_arithmetic_on_i8_only() {
+    let name = "byte_arithmetic.ll";
+    let v = json(name);
+    let sites = [
+        ("uchar_blend", "mul <4 x i8>"),
+        ("uchar_blend", "add <4 x i8>"),
+        ("uchar_blend", "sub i8"),
+        ("uchar_div", "udiv i8"),
+        ("uchar_div", "urem i8"),
+    ];
+    let want: Vec<(String, u64)> = sites
+        .iter()
+        .map(|(f, n)| ("byte-arithmetic".to_string(), line_in(name, f, n)))
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for (func, needle) in sites {
+        let f = at(&v, line_in(name, func, needle));
+        assert_eq!(f["severity"], "note");
+        assert!(message(f).starts_with(&format!("`{needle}`")), "{f}");
+    }
+    for needle in ["shl i8", "lshr i8", "and i8", "or i8"] {
+        line_in(name, "pack_nibbles", needle);
+    }
+    snapshot(name);
+}
+
+// ---- precise-math ----
+
+#[test]
+fn precise_math_without_fast_math() {
+    let name = "precise_math.ll";
+    let v = json(name);
+    let sites = [
+        ("@air.sin.f32(float %6)", "air.sin.f32", "sin"),
+        ("@air.cos.f32(float %6)", "air.cos.f32", "cos"),
+        ("@air.pow.f32(float %6", "air.pow.f32", "pow"),
+        ("@air.exp.v4f32(<4 x float> %13)", "air.exp.v4f32", "exp"),
+    ];
+    let want: Vec<(String, u64)> = sites
+        .iter()
+        .map(|(n, ..)| ("precise-math".to_string(), line_in(name, "wave", n)))
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for (needle, callee, function) in sites {
+        let f = at(&v, line_in(name, "wave", needle));
+        let e = &f["evidence"];
+        assert_eq!(e["callee"], callee);
+        assert_eq!(e["function"], function);
+        assert_eq!(e["fast_form"], format!("air.fast_{}", &callee[4..]));
+        assert!(
+            message(f).contains(&format!("metal::fast::{function}")),
+            "{f}"
+        );
+        assert_eq!(
+            message(f).contains("24.4"),
+            function != "pow" && function != "exp"
+        );
+    }
+    for needle in [
+        "@air.exp2.f32(",
+        "@air.rsqrt.f32(",
+        "@air.sin.f16(",
+        "@air.fast_cos.f32(",
+    ] {
+        line_in(name, "cheap_forms", needle);
+    }
+    snapshot(name);
+}
+
+#[test]
+fn precise_math_in_fast_math_module_is_silent() {
+    let name = "precise_math_fast.ll";
+    let v = json(name);
+    line_in(name, "wave", "@air.sin.f32(float %6)");
+    assert_eq!(rule_lines(&v), vec![]);
+    snapshot(name);
+}
+
+// ---- device-atomic-in-loop ----
+
+#[test]
+fn device_atomic_in_loop() {
+    let name = "device_atomic_in_loop.ll";
+    let v = json(name);
+    let sites = [
+        (
+            "append_in_loop",
+            "@air.atomic.global.add.u.i32(",
+            "dispatchCount",
+            true,
+        ),
+        (
+            "scatter_in_loop",
+            "@air.atomic.global.add.f32(",
+            "result",
+            false,
+        ),
+        ("rmw_in_loop", "atomicrmw fadd", "result", true),
+    ];
+    let want: Vec<(String, u64)> = sites
+        .iter()
+        .map(|(f, n, ..)| ("device-atomic-in-loop".to_string(), line_in(name, f, n)))
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for (func, needle, memory, same) in sites {
+        let f = at(&v, line_in(name, func, needle));
+        let e = &f["evidence"];
+        assert_eq!(e["memory"], memory, "{f}");
+        assert_eq!(e["same_address"], same, "{f}");
+        assert_eq!(f["loop_depth"], 1);
+        assert_eq!(message(f).contains("same address"), same, "{f}");
+    }
+    line_in(name, "once_per_thread", "@air.atomic.global.add.f32(");
+    line_in(name, "threadgroup_in_loop", "@air.atomic.local.add.u.i32(");
+    line_in(
+        name,
+        "threadgroup_in_loop",
+        "atomicrmw add i32 addrspace(3)*",
+    );
+    line_in(name, "load_in_loop", "@air.atomic.global.load.i32(");
+    snapshot(name);
+}
+
+// ---- float-atomic-cas-loop ----
+
+#[test]
+fn float_atomic_cas_loop() {
+    let name = "float_atomic_cas_loop.ll";
+    let v = json(name);
+    let sites = [
+        (
+            "float_add_cas",
+            "@air.atomic.global.cmpxchg.weak.i32(",
+            "air.atomic.global.cmpxchg.weak.i32",
+        ),
+        ("float_max_cmpxchg", "= cmpxchg i32", "cmpxchg"),
+    ];
+    let want: Vec<(String, u64)> = sites
+        .iter()
+        .map(|(f, n, _)| ("float-atomic-cas-loop".to_string(), line_in(name, f, n)))
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for (func, needle, op) in sites {
+        let f = at(&v, line_in(name, func, needle));
+        assert_eq!(f["evidence"]["operation"], op, "{f}");
+        assert_eq!(f["evidence"]["addrspace"], 1, "{f}");
+        assert!(
+            f["help"]
+                .as_str()
+                .unwrap()
+                .contains("atomic_fetch_add_explicit"),
+            "{f}"
+        );
+    }
+    for func in ["spin_lock", "int_max_cas", "float_add_once"] {
+        line_in(name, func, "@air.atomic.global.cmpxchg.weak.i32(");
+    }
+    snapshot(name);
+}
+
+// ---- indirect-call ----
+
+#[test]
+fn indirect_call_through_function_table() {
+    let name = "indirect_call.ll";
+    let v = json(name);
+    let uniform = line_in(name, "gemm_activation", "call void %7(");
+    let varying = line_in(name, "per_element_op", "call void %9(");
+    assert_eq!(
+        rule_lines(&v),
+        vec![
+            ("indirect-call".to_string(), uniform),
+            ("indirect-call".to_string(), varying)
+        ]
+    );
+    for (line, divergent) in [(uniform, false), (varying, true)] {
+        let f = at(&v, line);
+        let e = &f["evidence"];
+        assert_eq!(e["source"], "visible_function_table");
+        assert_eq!(e["table"], "table");
+        assert_eq!(e["divergent"], divergent);
+        assert_eq!(f["severity"], "note");
+        assert_eq!(message(f).contains("differs per thread"), divergent, "{f}");
+    }
+    line_in(name, "direct_calls", "call void @relu(");
+    line_in(name, "direct_calls", "call void bitcast (");
+    snapshot(name);
+}
+
 /// Every fixture in testdata/rules has a test here, and reads cleanly.
 #[test]
 fn every_fixture_is_covered() {
     let covered = [
+        "barrier_divergent.ll",
+        "barrier_threads_leave.ll",
+        "barrier_uniform.ll",
+        "byte_arithmetic.ll",
+        "device_atomic_in_loop.ll",
         "divide_args_field_opaque.ll",
         "divide_args_field_typed.ll",
         "divide_compile_time.ll",
@@ -572,12 +1041,19 @@ fn every_fixture_is_covered() {
         "divide_uniform_args.ll",
         "divide_varying.ll",
         "divide_varying_indexed_memory.ll",
+        "double_precision.ll",
+        "dynamic_private_array.ll",
+        "dynamic_private_array_opaque.ll",
+        "float_atomic_cas_loop.ll",
         "fused_shift_buggy_opaque.ll",
         "fused_shift_buggy_typed.ll",
         "fused_shift_family_m7_k2.ll",
         "fused_shift_h9.ll",
         "fused_shift_t4_unconditional.ll",
         "fused_shift_working.ll",
+        "indirect_call.ll",
+        "precise_math.ll",
+        "precise_math_fast.ll",
     ];
     let dir = format!("{}/{DIR}", env!("CARGO_MANIFEST_DIR"));
     let mut found: Vec<String> = std::fs::read_dir(&dir)

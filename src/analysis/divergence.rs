@@ -162,8 +162,8 @@ pub fn branch_condition<'b, 'a>(
 
 /// The divergent branches that decide whether `block` runs, directly or
 /// through the blocks they decide: (branch block, the block on the way to
-/// `block` it decides). Each branch once, nearest first. `None` when the
-/// budget (blocks visited) runs out.
+/// `block` it decides). Each branch once: the exits of loops around `block`
+/// first, then nearest first. `None` when the budget (blocks visited) runs out.
 pub fn divergent_deciders(
     body: &Body<'_>,
     du: &DefUse<'_>,
@@ -173,16 +173,18 @@ pub fn divergent_deciders(
     budget: &mut usize,
 ) -> Option<Vec<(usize, usize)>> {
     let mut out = Vec::new();
+    // Branches met; a block may decide itself (a loop's latch and body).
     let mut seen: FxHashSet<usize> = FxHashSet::default();
     let mut queue = VecDeque::from([block]);
-    seen.insert(block);
     while let Some(x) = queue.pop_front() {
         for &a in cf.control_deps.deps(x) {
             if !seen.insert(a) {
                 continue;
             }
             *budget = budget.checked_sub(1)?;
-            queue.push_back(a);
+            if a != block {
+                queue.push_back(a);
+            }
             let varying = branch_condition(cf, body, a)
                 .is_some_and(|c| is_thread_varying(&prov.value(du, &c.value)));
             if varying {
@@ -190,6 +192,15 @@ pub fn divergent_deciders(
             }
         }
     }
+    // A loop's exit first: for a block in a loop whose trip count varies,
+    // that says more than the guard in front of the loop.
+    let exits_loop_around = |a: usize| {
+        cf.loops
+            .loops
+            .iter()
+            .any(|l| l.contains(block) && l.exiting.binary_search(&a).is_ok())
+    };
+    out.sort_by_key(|&(a, _)| !exits_loop_around(a));
     Some(out)
 }
 

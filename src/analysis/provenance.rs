@@ -448,10 +448,14 @@ impl FunctionProvenance {
             du,
             stores: &stores,
         };
+        let mut incomplete = Vec::new();
         for i in 0..n {
             if fp.state[i] == State::New {
-                walker.run(&mut fp, i);
+                walker.run(&mut fp, i, &mut incomplete);
             }
+        }
+        if !incomplete.is_empty() {
+            walker.settle_cycles(&mut fp, incomplete);
         }
         fp
     }
@@ -593,7 +597,9 @@ impl<'a> Walker<'_, 'a> {
     /// Iterative post-order: an instruction is computed once the
     /// instructions it depends on are; a dependency still pending (a cycle
     /// through a phi) contributes nothing.
-    fn run(&mut self, fp: &mut FunctionProvenance, root: usize) {
+    /// `incomplete` collects the instructions computed while a dependency
+    /// was still pending, for `settle_cycles`.
+    fn run(&mut self, fp: &mut FunctionProvenance, root: usize, incomplete: &mut Vec<usize>) {
         let mut stack = vec![root];
         while let Some(&i) = stack.last() {
             match fp.state[i] {
@@ -603,8 +609,10 @@ impl<'a> Walker<'_, 'a> {
                 State::New => {
                     fp.state[i] = State::Pending;
                     for d in self.deps(i) {
-                        if fp.state.get(d) == Some(&State::New) {
-                            stack.push(d);
+                        match fp.state.get(d) {
+                            Some(State::New) => stack.push(d),
+                            Some(State::Pending) if d != i => incomplete.push(i),
+                            _ => {}
                         }
                     }
                 }
@@ -613,6 +621,75 @@ impl<'a> Walker<'_, 'a> {
                     fp.insts[i] = p;
                     fp.state[i] = State::Done;
                     stack.pop();
+                }
+            }
+        }
+    }
+
+    /// Finishes what a cycle left out: in `for (i = lid; i < n; i += 32)`
+    /// the walk computes `i + 32` before the phi it feeds, so the thread id
+    /// the phi starts from was missing downstream. A worklist recomputes the
+    /// instructions computed too early and, whenever one grows, those that
+    /// depend on it. Provenance only grows (a union of a few bits and at most
+    /// four names), so each instruction changes a bounded number of times;
+    /// the budget bounds it anyway.
+    fn settle_cycles(&self, fp: &mut FunctionProvenance, incomplete: Vec<usize>) {
+        let n = fp.insts.len();
+        // Reverse dependences, flat: users of i are rev[start[i]..start[i + 1]].
+        let deps: Vec<Vec<usize>> = (0..n).map(|i| self.deps(i)).collect();
+        let mut start = vec![0u32; n + 1];
+        for ds in &deps {
+            for &d in ds {
+                if let Some(c) = start.get_mut(d + 1) {
+                    *c += 1;
+                }
+            }
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut rev = vec![0u32; start[n] as usize];
+        for (i, ds) in deps.iter().enumerate() {
+            for &d in ds {
+                if let Some(f) = fill.get_mut(d) {
+                    if let Some(slot) = rev.get_mut(*f as usize) {
+                        *slot = i as u32;
+                    }
+                    *f += 1;
+                }
+            }
+        }
+        let mut queued = vec![false; n];
+        let mut work = std::collections::VecDeque::new();
+        for i in incomplete {
+            if !queued[i] {
+                queued[i] = true;
+                work.push_back(i);
+            }
+        }
+        let mut budget = n.saturating_mul(16).saturating_add(1024);
+        while let Some(i) = work.pop_front() {
+            queued[i] = false;
+            budget = match budget.checked_sub(1) {
+                Some(b) => b,
+                None => break,
+            };
+            let old = fp.insts[i];
+            let mut grown = old;
+            grown.join(&self.compute(fp, i));
+            if grown == old {
+                continue;
+            }
+            fp.insts[i] = grown;
+            let users = rev
+                .get(start[i] as usize..start[i + 1] as usize)
+                .unwrap_or(&[]);
+            for &u in users {
+                let u = u as usize;
+                if !queued[u] {
+                    queued[u] = true;
+                    work.push_back(u);
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! their arguments (`!air.kernel`, `!air.vertex`, ...), function constants,
 //! and the compiler's version metadata.
 
+use super::limits::{MAX_AIR_ITEMS, MAX_DIAGNOSTICS};
 use super::metadata::{MetaOperand, MetadataTable};
 use super::model::{Diagnostic, Module};
 use serde::Serialize;
@@ -137,21 +138,68 @@ pub struct FunctionConstant<'a> {
     pub index: Option<u32>,
 }
 
+/// What is left of `MAX_AIR_ITEMS` while a module's entry points are
+/// interpreted. Metadata nodes are shared, so without it a list naming
+/// one argument node a million times, or a struct description of a
+/// million fields, would cost far more memory than its text.
+struct Items {
+    left: usize,
+    /// The line where the budget ran out.
+    out_at: Option<u32>,
+}
+
+impl Items {
+    /// Takes one item; false (and the line noted) when none is left.
+    fn take(&mut self, line: u32) -> bool {
+        if self.left > 0 {
+            self.left -= 1;
+            return true;
+        }
+        self.out_at.get_or_insert(line);
+        false
+    }
+}
+
+/// Adds a diagnostic unless `MAX_DIAGNOSTICS` are already there.
+fn warn(diags: &mut Vec<Diagnostic>, line: u32, message: impl Into<String>) {
+    if diags.len() < MAX_DIAGNOSTICS {
+        diags.push(Diagnostic::warning(line, message));
+    }
+}
+
 /// Interprets the AIR metadata of `m`.
 pub fn air_info<'a>(m: &Module<'a>) -> AirInfo<'a> {
     let mut info = AirInfo::default();
     let md = &m.metadata;
-    for (list, stage) in ENTRY_POINT_LISTS {
+    let mut items = Items {
+        left: MAX_AIR_ITEMS,
+        out_at: None,
+    };
+    'lists: for (list, stage) in ENTRY_POINT_LISTS {
         let Some(named) = m.named(list) else { continue };
         for id in &named.nodes {
-            match entry_point(md, *id, stage, &mut info.diagnostics, named.line) {
+            let line = md.entry(*id).map_or(named.line, |e| e.line);
+            if !items.take(line) {
+                break 'lists;
+            }
+            match entry_point(md, *id, stage, &mut info.diagnostics, line, &mut items) {
                 Some(ep) => info.entry_points.push(ep),
-                None => info.diagnostics.push(Diagnostic::warning(
-                    md.entry(*id).map_or(named.line, |e| e.line),
+                None => warn(
+                    &mut info.diagnostics,
+                    line,
                     format!("!{list} entry !{id} does not name a function"),
-                )),
+                ),
             }
         }
+    }
+    if let Some(line) = items.out_at {
+        info.diagnostics.push(Diagnostic::warning(
+            line,
+            format!(
+                "the AIR metadata describes more than {MAX_AIR_ITEMS} entry points, \
+                 arguments and struct fields: the rest, from this line on, are ignored"
+            ),
+        ));
     }
     function_constants(m, &mut info);
     info.air_version = first_tuple(m, "air.version").map(|ops| version_string(ops));
@@ -202,6 +250,7 @@ fn entry_point<'a>(
     stage: &'static str,
     diags: &mut Vec<Diagnostic>,
     line: u32,
+    items: &mut Items,
 ) -> Option<EntryPoint<'a>> {
     let ops = md.tuple(id)?;
     let name = ops.first()?.as_global()?;
@@ -211,17 +260,26 @@ fn entry_point<'a>(
         arguments: Vec::new(),
         properties: Vec::new(),
     };
-    let line = md.entry(id).map_or(line, |e| e.line);
     // Kernels: !{fn, !{}, !{args...}, props...}; vertex and fragment:
     // !{fn, !{outputs...}, !{inputs...}, props...}.
     if let Some(args) = ops.get(2).and_then(|op| md.tuple_of(op)) {
         for arg in args {
-            match md.tuple_of(arg).and_then(|a| argument(md, a, diags, line)) {
+            if !items.take(line) {
+                break;
+            }
+            match md
+                .tuple_of(arg)
+                .and_then(|a| argument(md, a, diags, line, items))
+            {
                 Some(a) => ep.arguments.push(a),
-                None => diags.push(Diagnostic::warning(
+                None => warn(
+                    diags,
                     line,
-                    format!("an argument of {name} has no readable AIR description"),
-                )),
+                    format!(
+                        "an argument of {} has no readable AIR description",
+                        super::lexer::cut(name)
+                    ),
+                ),
             }
         }
     }
@@ -258,6 +316,7 @@ fn argument<'a>(
     ops: &[MetaOperand<'a>],
     diags: &mut Vec<Diagnostic>,
     line: u32,
+    items: &mut Items,
 ) -> Option<Argument<'a>> {
     let index = ops.first()?.as_int()?.clamp(0, u32::MAX as i64) as u32;
     let mut arg = Argument {
@@ -325,7 +384,7 @@ fn argument<'a>(
             }
             "air.struct_type_info" => {
                 if let Some(info) = ops.get(i).and_then(|o| md.tuple_of(o)) {
-                    arg.struct_fields = struct_fields(info, diags, line);
+                    arg.struct_fields = struct_fields(info, diags, line, items);
                 }
                 i += 1;
             }
@@ -357,6 +416,7 @@ fn struct_fields<'a>(
     ops: &[MetaOperand<'a>],
     diags: &mut Vec<Diagnostic>,
     line: u32,
+    items: &mut Items,
 ) -> Vec<StructField<'a>> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -365,6 +425,9 @@ fn struct_fields<'a>(
         let nums: Vec<Option<i64>> = g[..3].iter().map(|o| o.as_int()).collect();
         match (nums[0], nums[1], nums[2], g[3].as_str(), g[4].as_str()) {
             (Some(offset), Some(size), Some(count), Some(type_name), Some(name)) => {
+                if !items.take(line) {
+                    break;
+                }
                 let u = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
                 out.push(StructField {
                     offset: u(offset),
@@ -385,10 +448,7 @@ fn struct_fields<'a>(
         }
     }
     if i < ops.len() && i + 5 > ops.len() && out.is_empty() {
-        diags.push(Diagnostic::warning(
-            line,
-            "air.struct_type_info has an unexpected shape",
-        ));
+        warn(diags, line, "air.struct_type_info has an unexpected shape");
     }
     out
 }

@@ -44,6 +44,13 @@ pub const MAX_INSTRUCTIONS: usize = 500_000;
 /// without a cap a garbage file would cost 50 times its size.
 pub const MAX_DIAGNOSTICS: usize = 1_000;
 
+/// Entry points, arguments and struct fields the AIR layer interprets per
+/// module, all together. Metadata nodes are shared, so a short text can
+/// name one node millions of times, and each item costs up to ~200 bytes
+/// in the model and ~500 in a JSON report. Modules of corpus kernels reach
+/// this at about 1 GB (~10 items a kernel).
+pub const MAX_AIR_ITEMS: usize = 1_000_000;
+
 /// Characters of a token quoted in a message; longer ones are cut with `…`.
 pub const MAX_QUOTED: usize = 64;
 

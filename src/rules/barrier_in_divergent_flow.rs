@@ -61,7 +61,7 @@ impl RuleHook for BarrierInDivergentFlow {
             return None;
         }
         let origin = prov.main_origin();
-        let name = origin.as_ref().map_or("?", |o| o.name.as_str());
+        let name = origin.as_ref().map(|o| o.name.clone());
         let what = match origin.as_ref().map(|o| o.kind) {
             Some(OriginKind::Builtin) => "a thread-varying builtin",
             Some(OriginKind::Memory) if prov.sources.contains(Sources::VARYING_BUILTIN) => {
@@ -69,6 +69,10 @@ impl RuleHook for BarrierInDivergentFlow {
             }
             _ if prov.sources.contains(Sources::ATOMIC_RESULT) => "an atomic's per-thread result",
             _ => "a thread-varying value",
+        };
+        let subject = match &name {
+            Some(n) => format!("`{n}` ({what})"),
+            None => what.to_string(),
         };
         let block = ctx.du.block_of(m.inst);
         // The deciding branch exits a loop around the barrier: its trip count varies.
@@ -85,12 +89,12 @@ impl RuleHook for BarrierInDivergentFlow {
         };
         let under = if loop_exit {
             format!(
-                "inside a loop whose exit (line {}) depends on `{name}` ({what}), so threads run it a different number of times",
+                "inside a loop whose exit (line {}) depends on {subject}, so threads run it a different number of times",
                 branch.line
             )
         } else {
             format!(
-                "under the branch at line {}, whose condition depends on `{name}` ({what})",
+                "under the branch at line {}, whose condition depends on {subject}",
                 branch.line
             )
         };
@@ -104,6 +108,10 @@ impl RuleHook for BarrierInDivergentFlow {
             _ => None,
         };
         let (skipping, elsewhere) = match (divergent.skipping, other_line) {
+            (Skipping::MeetTarget(_), Some(l)) if loop_exit => (
+                "meets_barrier",
+                format!("the threads that leave the loop early can reach the barrier at line {l} instead"),
+            ),
             (Skipping::MeetTarget(_), Some(l)) => (
                 "meets_barrier",
                 format!("the threads it sends the other way can reach the barrier at line {l} instead"),
@@ -118,13 +126,13 @@ impl RuleHook for BarrierInDivergentFlow {
             ),
         };
         let simd_note = if simdgroup {
-            " (simdgroup_barrier is said to cost nothing on current Apple GPUs, whose SIMD-groups run in lockstep; it is still undefined behaviour)"
+            " simdgroup_barrier is said to be free on current Apple GPUs, whose SIMD-groups run in lockstep, so this may not hang today; it is still undefined behaviour."
         } else {
             ""
         };
         Some(Description {
             message: format!(
-                "{kind} {under}, and {elsewhere}: every thread of the {group} must reach the same barrier, or the threads wait at different barriers (a hang, or threadgroup memory read before it is written){simd_note}."
+                "{kind} {under}, and {elsewhere}: every thread of the {group} must reach the same barrier, or the threads wait at different barriers (a hang, or threadgroup memory read before it is written).{simd_note}"
             ),
             evidence: json!({
                 "barrier": callee,

@@ -22,7 +22,7 @@ impl RuleHook for ByteArithmetic {
         let op = inst.opcode.name();
         Some(Description {
             message: format!(
-                "`{op} {ty}`: 8-bit arithmetic has no native ALU on Apple GPUs (16-bit is native), so the backend computes it wider and re-wraps it to 8 bits. If the MSL does this arithmetic on char/uchar variables, use short/ushort (or int) and convert once when storing."
+                "`{op} {ty}`: 8-bit arithmetic has no native ALU on Apple GPUs (16-bit is native), so the backend computes it wider and wraps it back to 8 bits."
             ),
             evidence: json!({ "opcode": op, "type": ty }),
             help: None,

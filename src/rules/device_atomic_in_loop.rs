@@ -7,6 +7,7 @@
 use super::engine::Matched;
 use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::divergence::is_thread_varying;
+use crate::analysis::provenance::OriginKind;
 use serde_json::json;
 
 pub struct DeviceAtomicInLoop;
@@ -24,24 +25,26 @@ impl RuleHook for DeviceAtomicInLoop {
         };
         let ptr = inst.operands.first()?;
         let prov = ctx.prov.value(ctx.du, &ptr.value);
+        // The buffer, not the thread id that indexes it.
         let target = prov
-            .main_origin()
-            .or_else(|| prov.origins().next())
+            .origin_of(OriginKind::Memory)
+            .or_else(|| prov.origin_of(OriginKind::Argument))
             .map_or_else(|| "device memory".to_string(), |o| format!("`{}`", o.name));
         // No thread id reaches the address: every thread hits one word.
         let same_address = !is_thread_varying(&prov);
         let contention = if same_address {
-            " Every thread updates the same address, so the updates of the whole dispatch queue one after another."
+            " Every thread updates the same address, so all of the dispatch's updates queue on one word."
         } else {
             ""
         };
         Some(Description {
             message: format!(
-                "{op} on {target} inside a loop (depth {}): device atomics serialise at the memory controller and scale worse the more GPU cores there are.{contention} Accumulate in registers across the loop, reduce in the SIMD-group (simd_sum, simd_prefix_exclusive_sum) and the threadgroup, and issue one device atomic per threadgroup.",
+                "{op} on {target} inside a loop (depth {}): device atomics serialise at the memory controller and scale worse the more GPU cores there are, and the loop multiplies them.{contention}",
                 m.loop_depth
             ),
             evidence: json!({
                 "operation": op.trim_matches('`'),
+                "memory": target.trim_matches('`'),
                 "same_address": same_address,
                 "loop_depth": m.loop_depth,
             }),

@@ -36,11 +36,12 @@ impl RuleHook for DoublePrecision {
                 "a call to `{}` takes or returns double",
                 inst.callee_name().unwrap_or("?")
             ),
+            Opcode::FCmp => "`fcmp` compares in double".to_string(),
             op => format!("`{}` computes in double", op.name()),
         };
         Some(Description {
             message: format!(
-                "{what}: Apple GPUs have no 64-bit floating-point unit and MSL has no `double`, so the backend must emulate it in software (many instructions per operation) or refuse the pipeline."
+                "{what}: Apple GPUs have no 64-bit floating-point unit and MSL has no `double`, so the backend must emulate it in software or refuse the pipeline."
             ),
             evidence: json!({
                 "opcode": inst.opcode.name(),

@@ -453,3 +453,56 @@ pub fn fused_shift(
         .contains(&small)
         .then_some((k as u32, small as u32))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::name_matches;
+    use crate::rules::Pattern;
+
+    #[test]
+    fn call_names_with_one_star() {
+        assert!(name_matches("air.wg.barrier", "air.wg.barrier"));
+        assert!(!name_matches("air.wg.barrier", "air.wg.barrier2"));
+        assert!(name_matches(
+            "air.atomic.global.add.*",
+            "air.atomic.global.add.f32"
+        ));
+        assert!(!name_matches(
+            "air.atomic.global.add.*",
+            "air.atomic.local.add.f32"
+        ));
+        assert!(name_matches("air.sin.*f32", "air.sin.f32"));
+        assert!(name_matches("air.sin.*f32", "air.sin.v4f32"));
+        assert!(!name_matches("air.sin.*f32", "air.sin.f16"));
+        assert!(!name_matches("air.sin.*f32", "air.sinh.f32"));
+        // Prefix and suffix may not overlap.
+        assert!(!name_matches("air.a*a.x", "air.a.x"));
+    }
+
+    fn pattern(matcher: &str) -> Result<Pattern, String> {
+        Pattern::parse(&format!(
+            "id = \"X1\"\nname = \"x\"\nseverity = \"note\"\ncategory = \"performance\"\n\
+             summary = \"s\"\nrationale = \"r\"\nfix = \"f\"\n[match]\n{matcher}\n"
+        ))
+    }
+
+    #[test]
+    fn new_conditions_are_checked() {
+        assert!(pattern("opcodes = [\"fadd\"]\ntypes = [\"double\", \"i8\"]").is_ok());
+        let e = pattern("opcodes = [\"fadd\"]\ntypes = [\"quad\"]").unwrap_err();
+        assert!(e.contains("unknown type 'quad'"), "{e}");
+        let e = pattern("opcodes = [\"alloca\"]\nallocates = [\"tuple\"]").unwrap_err();
+        assert!(e.contains("unknown allocated kind"), "{e}");
+        let e = pattern("calls = [\"air.*.*\"]").unwrap_err();
+        assert!(e.contains("at most one `*`"), "{e}");
+        let e = pattern("opcodes = [\"call\"]\nindirect_call = \"yes\"").unwrap_err();
+        assert!(e.contains("indirect_call"), "{e}");
+        let e = pattern("calls = [\"air.wg.barrier\"]\nin_divergent_block = true\n[[match.operand]]\nindex = 0\nbitcast_from = [\"fp8\"]")
+            .unwrap_err();
+        assert!(e.contains("unknown type 'fp8'"), "{e}");
+        assert!(
+            pattern("calls = [\"air.wg.barrier\"]\nin_divergent_block = true\nfast_math = false")
+                .is_ok()
+        );
+    }
+}

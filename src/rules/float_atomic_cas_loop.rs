@@ -23,14 +23,9 @@ impl RuleHook for FloatAtomicCasLoop {
             .first()
             .and_then(|p| ctx.module.types.addrspace(p.ty))
             .unwrap_or(0);
-        let fix = if addrspace == 3 {
-            "a threadgroup atomic_float is not available either; accumulate per SIMD-group with simd_sum and let one thread write"
-        } else {
-            "on Metal 3 and later declare the buffer `device atomic_float*` and call atomic_fetch_add_explicit (one `air.atomic.global.add.f32`), or reduce in the SIMD-group and threadgroup first so far fewer threads contend"
-        };
         Some(Description {
             message: format!(
-                "`{op}` in a retry loop stores a float bitcast to an integer: a float atomic emulated with compare-and-exchange. Under contention every thread but one fails each round and goes around again. Instead, {fix}."
+                "`{op}` in a retry loop stores a float bitcast to an integer: a float atomic emulated with compare-and-exchange. Under contention every thread but one fails each round and goes around again, each time a round trip to memory."
             ),
             evidence: json!({ "operation": op, "addrspace": addrspace, "loop_depth": m.loop_depth }),
             help: None,

@@ -72,11 +72,11 @@ impl RuleHook for IndirectCall {
         let divergence = if divergent {
             " Which function is called differs per thread, so a SIMD-group whose threads pick different functions runs each of them in turn."
         } else {
-            " The choice is the same for every thread, so it costs the call itself, not divergence; if the set of functions is known when the pipeline is built, a [[function_constant]] switch with direct calls lets them be inlined."
+            " The choice is the same for every thread, so what it costs is the call itself, not divergence."
         };
         Some(Description {
             message: format!(
-                "call through {from}: the compiler can neither inline it nor optimise across it (registers are saved around the call).{divergence}"
+                "call through {from}: the compiler can neither inline it nor optimise across it.{divergence}"
             ),
             evidence: json!({ "source": source, "table": table, "divergent": divergent }),
             help: None,

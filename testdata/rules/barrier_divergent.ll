@@ -17,14 +17,19 @@
 ; - @by_element: `if (in[gid] > 0) { barrier } barrier`: memory read at a
 ;   thread-dependent address.
 ; - @lanes_simd: `if (simd_lane < 16) { simdgroup_barrier } simdgroup_barrier`.
-; MUST: exactly six findings, all barrier-in-divergent-flow (error):
+; - @group_leader: `if (simd_group == 0) { threadgroup_barrier }
+;   threadgroup_barrier`: the SIMD-group index is the same within a
+;   SIMD-group but not across the threadgroup (barrier_uniform.ll has the
+;   same branch around a simdgroup_barrier, which is fine).
+; MUST: exactly seven findings, all barrier-in-divergent-flow (error):
 ;   @reduce_in_branch its first barrier (condition `lid`, other barrier met);
 ;   @strided_loop the barrier in the loop (loop exit, condition `lid`);
 ;   @alternate_lanes the barrier (skipping threads come back);
 ;   @first_ticket the first barrier (an atomic's per-thread result);
 ;   @by_element the first barrier (memory `in` at a thread-dependent address);
 ;   @lanes_simd the first simdgroup barrier (`simd_lane`), with the
-;   simdgroup note.
+;   simdgroup note;
+;   @group_leader the first barrier (`simd_group`).
 ; MUST NOT: the barriers every thread reaches (after each branch or loop).
 ; MUST NOT: device-atomic-in-loop for @first_ticket's atomic (not in a loop).
 source_filename = "barrier_divergent.metal"
@@ -171,6 +176,21 @@ join:
 }
 
 ; Function Attrs: convergent mustprogress nounwind willreturn
+define void @group_leader(float addrspace(3)* noundef "air-buffer-no-alias" %0, i32 noundef %1) local_unnamed_addr #0 {
+  %3 = icmp eq i32 %1, 0
+  br i1 %3, label %leader, label %join
+
+leader:
+  store float 1.000000e+00, float addrspace(3)* %0, align 4, !tbaa !34
+  tail call void @air.wg.barrier(i32 2, i32 1) #1 ; group 0 only
+  br label %join
+
+join:
+  tail call void @air.wg.barrier(i32 2, i32 1) #1 ; all groups
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind willreturn
 declare void @air.wg.barrier(i32, i32) local_unnamed_addr #1
 
 ; Function Attrs: convergent mustprogress nounwind willreturn
@@ -188,7 +208,7 @@ attributes #2 = { mustprogress nounwind willreturn }
 !air.version = !{!4}
 !air.language_version = !{!5}
 !air.compile_options = !{!6, !7}
-!air.kernel = !{!8, !15, !16, !19, !23, !27}
+!air.kernel = !{!8, !15, !16, !19, !23, !27, !46}
 
 !0 = !{i32 2, !"SDK Version", [2 x i32] [i32 15, i32 5]}
 !1 = !{i32 1, !"wchar_size", i32 4}
@@ -232,3 +252,6 @@ attributes #2 = { mustprogress nounwind willreturn }
 !43 = !{i32 2, !"air.thread_position_in_threadgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"lid"}
 !44 = !{i32 1, !"air.thread_index_in_simdgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"simd_lane"}
 !45 = !{!"llvm.loop.mustprogress"}
+!46 = !{void (float addrspace(3)*, i32)* @group_leader, !9, !47}
+!47 = !{!29, !48}
+!48 = !{i32 1, !"air.simdgroup_index_in_threadgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"simd_group"}

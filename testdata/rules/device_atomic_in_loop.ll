@@ -1,0 +1,210 @@
+; Hand-written. Device atomics inside and outside loops. Shapes:
+; - @append_in_loop: effort's prepareExpertDispatch (/work/shared/corpus/
+;   kolinko__effort/bucketMul.metal lines 66-76; default.metallib.extracted/
+;   00008_prepareExpertDispatchFast.ll line 47): each thread walks its chunk
+;   and takes a slot of an append buffer with
+;   `atomic_fetch_add_explicit(dispatchCount, 1, relaxed)` per kept element:
+;   every thread of the dispatch on one counter.
+; - @scatter_in_loop: effort's bucketMulQ8 (bucketMulQ8.metal line 137;
+;   00003_bucketMulQ8.ll line 108): `for (i < 16) atomic_fetch_add(
+;   &result[id.x * 16 + i], myVal[i])` on a `device atomic_float*`.
+; - @rmw_in_loop: the same as an LLVM `atomicrmw fadd` on addrspace(1), the
+;   form a non-Metal front end emits.
+; - @once_per_thread: effort's sum_of_exps32 (aux.metal line 205): one
+;   device atomic per thread, no loop.
+; - @threadgroup_in_loop: a loop of threadgroup atomics
+;   (`air.atomic.local.add.u.i32`, and `atomicrmw add` on addrspace(3)),
+;   which scale with the cores.
+; - @load_in_loop: an atomic load (no read-modify-write) in a loop.
+; MUST: exactly three findings, all device-atomic-in-loop (warning): the
+;   add of @append_in_loop (same address for all threads, `dispatchCount`),
+;   of @scatter_in_loop (`result`, not the same address) and the atomicrmw
+;   of @rmw_in_loop.
+; MUST NOT: a finding in @once_per_thread, @threadgroup_in_loop or
+;   @load_in_loop.
+source_filename = "device_atomic_in_loop.metal"
+target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
+target triple = "air64-apple-macosx15.0.0"
+
+; Function Attrs: convergent mustprogress nounwind
+define void @append_in_loop(float addrspace(1)* noundef readonly "air-buffer-no-alias" %0, <2 x float> addrspace(1)* noundef "air-buffer-no-alias" %1, i32 addrspace(1)* noundef "air-buffer-no-alias" %2, i32 addrspace(2)* noundef "air-buffer-no-alias" %3, i32 noundef %4) local_unnamed_addr #0 {
+  %6 = load i32, i32 addrspace(2)* %3, align 4, !tbaa !30
+  %7 = mul i32 %6, %4
+  %8 = add i32 %7, %6
+  br label %scan
+
+scan:
+  %9 = phi i32 [ %7, %5 ], [ %16, %next ]
+  %10 = zext i32 %9 to i64
+  %11 = getelementptr inbounds float, float addrspace(1)* %0, i64 %10
+  %12 = load float, float addrspace(1)* %11, align 4, !tbaa !34
+  %13 = fcmp fast ogt float %12, 0.000000e+00
+  br i1 %13, label %keep, label %next
+
+keep:
+  %slot = tail call i32 @air.atomic.global.add.u.i32(i32 addrspace(1)* nocapture %2, i32 1, i32 0, i32 2, i1 true) #2
+  %14 = zext i32 %slot to i64
+  %15 = getelementptr inbounds <2 x float>, <2 x float> addrspace(1)* %1, i64 %14
+  %pair = insertelement <2 x float> zeroinitializer, float %12, i64 0
+  store <2 x float> %pair, <2 x float> addrspace(1)* %15, align 8, !tbaa !36
+  br label %next
+
+next:
+  %16 = add i32 %9, 1
+  %17 = icmp eq i32 %16, %8
+  br i1 %17, label %done, label %scan, !llvm.loop !40
+
+done:
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind
+define void @scatter_in_loop(float addrspace(1)* noundef "air-buffer-no-alias" %0, float addrspace(1)* noundef readonly "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  %4 = shl i32 %2, 4
+  br label %add
+
+add:
+  %5 = phi i32 [ 0, %3 ], [ %12, %add ]
+  %6 = add i32 %4, %5
+  %7 = zext i32 %6 to i64
+  %8 = getelementptr inbounds float, float addrspace(1)* %1, i64 %7
+  %9 = load float, float addrspace(1)* %8, align 4, !tbaa !34
+  %10 = getelementptr inbounds float, float addrspace(1)* %0, i64 %7
+  %11 = tail call float @air.atomic.global.add.f32(float addrspace(1)* nocapture %10, float %9, i32 0, i32 2, i1 true) #2
+  %12 = add nuw nsw i32 %5, 1
+  %13 = icmp eq i32 %12, 16
+  br i1 %13, label %done, label %add, !llvm.loop !40
+
+done:
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind
+define void @rmw_in_loop(float addrspace(1)* noundef "air-buffer-no-alias" %0, float addrspace(1)* noundef readonly "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  br label %add
+
+add:
+  %4 = phi i32 [ 0, %3 ], [ %9, %add ]
+  %5 = add i32 %2, %4
+  %6 = zext i32 %5 to i64
+  %7 = getelementptr inbounds float, float addrspace(1)* %1, i64 %6
+  %8 = load float, float addrspace(1)* %7, align 4, !tbaa !34
+  %old = atomicrmw fadd float addrspace(1)* %0, float %8 monotonic, align 4
+  %9 = add nuw nsw i32 %4, 1
+  %10 = icmp eq i32 %9, 8
+  br i1 %10, label %done, label %add, !llvm.loop !40
+
+done:
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind willreturn
+define void @once_per_thread(float addrspace(1)* noundef readonly "air-buffer-no-alias" %0, float addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #1 {
+  %4 = zext i32 %2 to i64
+  %5 = getelementptr inbounds float, float addrspace(1)* %0, i64 %4
+  %6 = load float, float addrspace(1)* %5, align 4, !tbaa !34
+  %7 = tail call fast float @air.fast_exp.f32(float %6) #3
+  %8 = tail call float @air.atomic.global.add.f32(float addrspace(1)* nocapture %1, float %7, i32 0, i32 2, i1 true) #2
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind
+define void @threadgroup_in_loop(i32 addrspace(3)* noundef "air-buffer-no-alias" %0, i32 noundef %1) local_unnamed_addr #0 {
+  %3 = and i32 %1, 15
+  %4 = zext i32 %3 to i64
+  %5 = getelementptr inbounds i32, i32 addrspace(3)* %0, i64 %4
+  br label %bump
+
+bump:
+  %6 = phi i32 [ 0, %2 ], [ %9, %bump ]
+  %7 = tail call i32 @air.atomic.local.add.u.i32(i32 addrspace(3)* nocapture %5, i32 1, i32 0, i32 1, i1 true) #2
+  %8 = atomicrmw add i32 addrspace(3)* %0, i32 1 monotonic, align 4
+  %9 = add nuw nsw i32 %6, 1
+  %10 = icmp eq i32 %9, 4
+  br i1 %10, label %done, label %bump, !llvm.loop !40
+
+done:
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind
+define void @load_in_loop(i32 addrspace(1)* noundef "air-buffer-no-alias" %0, i32 addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  br label %poll
+
+poll:
+  %4 = phi i32 [ 0, %3 ], [ %6, %poll ]
+  %5 = tail call i32 @air.atomic.global.load.i32(i32 addrspace(1)* nocapture %0, i32 0, i32 2, i1 true) #2
+  %6 = add nuw nsw i32 %4, 1
+  %7 = icmp ne i32 %5, 0
+  %8 = icmp eq i32 %6, 64
+  %9 = or i1 %7, %8
+  br i1 %9, label %done, label %poll, !llvm.loop !40
+
+done:
+  %10 = zext i32 %2 to i64
+  %11 = getelementptr inbounds i32, i32 addrspace(1)* %1, i64 %10
+  store i32 %5, i32 addrspace(1)* %11, align 4, !tbaa !30
+  ret void
+}
+
+; Function Attrs: mustprogress nounwind willreturn
+declare i32 @air.atomic.global.add.u.i32(i32 addrspace(1)* nocapture, i32, i32, i32, i1) local_unnamed_addr #2
+declare float @air.atomic.global.add.f32(float addrspace(1)* nocapture, float, i32, i32, i1) local_unnamed_addr #2
+declare i32 @air.atomic.local.add.u.i32(i32 addrspace(3)* nocapture, i32, i32, i32, i1) local_unnamed_addr #2
+declare i32 @air.atomic.global.load.i32(i32 addrspace(1)* nocapture, i32, i32, i1) local_unnamed_addr #2
+
+; Function Attrs: mustprogress nofree nosync nounwind readnone willreturn
+declare float @air.fast_exp.f32(float) local_unnamed_addr #3
+
+attributes #0 = { convergent mustprogress nounwind "frame-pointer"="all" "min-legal-vector-width"="0" "no-builtins" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
+attributes #1 = { convergent mustprogress nounwind willreturn "frame-pointer"="all" "min-legal-vector-width"="0" "no-builtins" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
+attributes #2 = { mustprogress nounwind willreturn }
+attributes #3 = { mustprogress nofree nosync nounwind readnone willreturn }
+
+!llvm.module.flags = !{!0, !1, !2}
+!llvm.ident = !{!3}
+!air.version = !{!4}
+!air.language_version = !{!5}
+!air.compile_options = !{!6, !7}
+!air.kernel = !{!8, !15, !19, !20, !22, !25}
+
+!0 = !{i32 2, !"SDK Version", [2 x i32] [i32 15, i32 5]}
+!1 = !{i32 1, !"wchar_size", i32 4}
+!2 = !{i32 7, !"frame-pointer", i32 2}
+!3 = !{!"Apple metal version 32023.620 (metalfe-32023.620)"}
+!4 = !{i32 2, i32 7, i32 0}
+!5 = !{!"Metal", i32 3, i32 2, i32 0}
+!6 = !{!"air.compile.denorms_disable"}
+!7 = !{!"air.compile.fast_math_enable"}
+!8 = !{void (float addrspace(1)*, <2 x float> addrspace(1)*, i32 addrspace(1)*, i32 addrspace(2)*, i32)* @append_in_loop, !9, !10}
+!9 = !{}
+!10 = !{!11, !12, !13, !14, !27}
+!11 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"float", !"air.arg_name", !"v"}
+!12 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 8, !"air.arg_type_align_size", i32 8, !"air.arg_type_name", !"float2", !"air.arg_name", !"dispatch"}
+!13 = !{i32 2, !"air.buffer", !"air.location_index", i32 2, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_uint", !"air.arg_name", !"dispatchCount"}
+!14 = !{i32 3, !"air.buffer", !"air.buffer_size", i32 4, !"air.location_index", i32 3, i32 1, !"air.read", !"air.address_space", i32 2, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"uint", !"air.arg_name", !"chunkSize"}
+!15 = !{void (float addrspace(1)*, float addrspace(1)*, i32)* @scatter_in_loop, !9, !16}
+!16 = !{!17, !18, !28}
+!17 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_float", !"air.arg_name", !"result"}
+!18 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"float", !"air.arg_name", !"myVal"}
+!19 = !{void (float addrspace(1)*, float addrspace(1)*, i32)* @rmw_in_loop, !9, !16}
+!20 = !{void (float addrspace(1)*, float addrspace(1)*, i32)* @once_per_thread, !9, !21}
+!21 = !{!11, !17, !28}
+!22 = !{void (i32 addrspace(3)*, i32)* @threadgroup_in_loop, !9, !23}
+!23 = !{!24, !29}
+!24 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 3, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_uint", !"air.arg_name", !"bins"}
+!25 = !{void (i32 addrspace(1)*, i32 addrspace(1)*, i32)* @load_in_loop, !9, !26}
+!26 = !{!13, !38, !28}
+!27 = !{i32 4, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"id"}
+!28 = !{i32 2, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"id"}
+!29 = !{i32 1, !"air.thread_position_in_threadgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"lid"}
+!30 = !{!31, !31, i64 0}
+!31 = !{!"int", !32, i64 0}
+!32 = !{!"omnipotent char", !33, i64 0}
+!33 = !{!"Simple C++ TBAA"}
+!34 = !{!35, !35, i64 0}
+!35 = !{!"float", !32, i64 0}
+!36 = !{!32, !32, i64 0}
+!38 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"uint", !"air.arg_name", !"out"}
+!40 = distinct !{!40, !41}
+!41 = !{!"llvm.loop.mustprogress"}
