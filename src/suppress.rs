@@ -161,6 +161,7 @@ fn bad_suppression(near: &Finding, path: &str, line: u32, why: String) -> Findin
         line: near.ir.line,
     };
     f.evidence = serde_json::json!({});
+    f.cycles = None;
     f.fingerprint = format!("suppression:{path}:{line}");
     f
 }

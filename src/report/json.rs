@@ -134,7 +134,7 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
                 .or_insert_with(|| KernelSummary::new(&file.path, name, stage));
         }
         for f in &file.findings {
-            let figure = cycles.get(&f.rule).copied();
+            let figure = f.cycles.or_else(|| cycles.get(&f.rule).copied());
             let looped = usize::from(f.loop_depth > 0);
             summary.by_severity.add(f.severity);
             let r = summary

@@ -230,6 +230,10 @@ pub struct Finding {
     /// instruction's shape (opcode, types, constants, callee) and its rank
     /// among same-shaped findings of the function.
     pub fingerprint: String,
+    /// The rule's cost figure per execution (`cycles` in its pattern), for
+    /// the report's estimates; user patterns have one too.
+    #[serde(skip)]
+    pub cycles: Option<u32>,
     /// Index of the instruction in its function's body, for source mapping.
     #[serde(skip)]
     pub inst: usize,
@@ -353,6 +357,7 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
                 source: None,
                 inlined_at: Vec::new(),
                 fingerprint: String::new(),
+                cycles: rule.pattern.cycles,
                 inst: m.inst,
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),
