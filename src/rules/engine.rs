@@ -105,8 +105,9 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
     if m.fast_math.is_some_and(|want| want != ctx.air.fast_math()) {
         return out;
     }
-    // Computed only for the patterns that ask, once per function.
-    let mut divergence = m.in_divergent_block.map(|_| DivergenceCheck::new(m, ctx));
+    // Computed only for the patterns that ask, once per function, and only
+    // when the function holds a candidate (most hold no barrier).
+    let mut divergence: Option<DivergenceCheck> = None;
     for (i, inst) in ctx.body.instructions.iter().enumerate() {
         if !opcode_matches(m, inst) {
             continue;
@@ -130,7 +131,12 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
         if m.in_conditional.is_some_and(|want| want != conditional) {
             continue;
         }
-        let divergent_branch = divergence.as_mut().and_then(|d| d.check(ctx, block));
+        let divergent_branch = match m.in_divergent_block {
+            Some(_) => divergence
+                .get_or_insert_with(|| DivergenceCheck::new(m, ctx))
+                .check(ctx, block),
+            None => None,
+        };
         if m.in_divergent_block
             .is_some_and(|want| want != divergent_branch.is_some())
         {
@@ -162,11 +168,14 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
 }
 
 fn opcode_matches(m: &Match, inst: &Instruction<'_>) -> bool {
-    m.opcodes.iter().any(|o| o == inst.opcode.name())
-        || (inst.opcode == Opcode::Call
-            && inst
-                .callee_name()
-                .is_some_and(|c| m.calls.iter().any(|x| name_matches(x, c))))
+    (if m.opcode_set.len() == m.opcodes.len() {
+        m.opcode_set.contains(&inst.opcode)
+    } else {
+        m.opcodes.iter().any(|o| o == inst.opcode.name())
+    }) || (inst.opcode == Opcode::Call
+        && inst
+            .callee_name()
+            .is_some_and(|c| m.calls.iter().any(|x| name_matches(x, c))))
 }
 
 /// A `calls` entry against a callee name: exact, or with one `*` standing

@@ -98,6 +98,9 @@ pub struct Pattern {
 pub struct Match {
     #[serde(default)]
     pub opcodes: Vec<String>,
+    /// `opcodes` parsed once by `Pattern::parse`, so matching compares enums, not strings.
+    #[serde(skip)]
+    pub opcode_set: Vec<crate::ir::Opcode>,
     /// Direct calls to these functions (e.g. `air.wg.barrier`) match too.
     #[serde(default)]
     pub calls: Vec<String>,
@@ -203,7 +206,13 @@ fn check_call_name(c: &str) -> Result<(), String> {
 impl Pattern {
     /// Parses and checks one patterns/ file; errors name the problem.
     pub fn parse(text: &str) -> Result<Pattern, String> {
-        let p: Pattern = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut p: Pattern = toml::from_str(text).map_err(|e| e.to_string())?;
+        p.matcher.opcode_set = p
+            .matcher
+            .opcodes
+            .iter()
+            .filter_map(|o| crate::ir::Opcode::from_word(o))
+            .collect();
         for op in p.matcher.opcodes.iter().chain(
             p.matcher
                 .chain
