@@ -198,7 +198,9 @@ def air_scan_row(key, inp, nbytes, paths):
     try:
         # Exit status 1 is accepted: linters commonly use it for "findings reported".
         wall, rss, codes = bench(f"air-scan {key}",
-                                 [[air_scan, *paths, "--format", "json", "--jobs", "1"]], out, (0, 1))
+                                 [[air_scan, *paths, "--format", "json", "--jobs", "1",
+                                   # Text IR only: the folder also holds bitcode and sources.
+                                   "--exclude", "*.air", "--exclude", "*.metallib", "--exclude", "*.metal"]], out, (0, 1))
     except Crashed as e:
         rows.append((inp, f"{nbytes / MB:.1f}", f"air-scan --jobs 1: **crashed (exit {e.args[0]})**",
                      "–", "–", "–", "–"))
