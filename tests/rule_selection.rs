@@ -1,18 +1,10 @@
 //! Rules as a user drives them: `air-scan rules`, `explain`, `--patterns`
 //! with a rule that needs no Rust, `--select`, `--ignore`, and colour.
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+mod common;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(name)
-}
-
-fn air_scan() -> Command {
-    Command::cargo_bin("air-scan").unwrap()
-}
+use common::{air_scan, fixture};
+use std::path::Path;
 
 fn rules_in(args: &[&str], path: &Path) -> Vec<String> {
     let out = air_scan()

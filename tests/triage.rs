@@ -1,18 +1,10 @@
 //! What CI sees: exit codes, suppressions in MSL and baselines.
 //! Fixture: testdata/suppress/divides.{ll,metal} (see their comments).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{air_scan, fixture};
 use std::path::{Path, PathBuf};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(name)
-}
-
-fn air_scan() -> Command {
-    Command::cargo_bin("air-scan").unwrap()
-}
 
 fn json(args: &[&str], path: &Path) -> (serde_json::Value, i32) {
     let out = air_scan()

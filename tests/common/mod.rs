@@ -36,3 +36,15 @@ pub fn files_ending(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// `testdata/<name>` in the crate.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name)
+}
+
+/// The built `air-scan` binary, ready for arguments.
+pub fn air_scan() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("air-scan").unwrap()
+}
