@@ -611,7 +611,7 @@ pub fn walk_functions<'a>(
         .collect();
     let graph = CallGraph::build(module, &entries);
     let entry_names: Vec<&'a str> = air.entry_points.iter().map(|e| e.name).collect();
-    let mut ctx = ModuleContext::new(air);
+    let mut ctx = ModuleContext::new(air, module);
     for i in 0..module.functions.len() {
         if module.functions[i].section == Some("air.static_init") {
             let (body, _) = module.body(i);

@@ -13,13 +13,24 @@ pub enum Def {
     Inst(usize),
 }
 
-/// Users are stored flat (compressed rows): one allocation per function
-/// instead of one per value, which showed in profiles.
+/// Names are resolved once, when the chains are built: LLVM numbers most
+/// locals (`%12`), so a number indexes a table and only the other names are
+/// hashed; each operand's definition is kept too, so consumers that know
+/// where an operand sits (`operand`) look nothing up at all. Users are
+/// stored flat (compressed rows): one allocation per function instead of one
+/// per value, which showed in profiles.
 #[derive(Debug, Default)]
 pub struct DefUse<'a> {
-    defs: FxHashMap<&'a str, Def>,
+    /// Slot + 1 (0: none) of the local numbered `%i`.
+    numbered: Vec<u32>,
+    /// Slot of every other local name.
+    named: FxHashMap<&'a str, u32>,
+    /// The definition (slot + 1, 0: none or not a local) of operand `j` of
+    /// instruction `i` is `operand_defs[operand_starts[i] + j]`.
+    operand_starts: Vec<u32>,
+    operand_defs: Vec<u32>,
     /// Users of value `v` are `users[starts[v]..starts[v + 1]]`, where
-    /// parameters come first, then instructions.
+    /// parameters come first, then instructions (a value's slot).
     starts: Vec<u32>,
     users: Vec<u32>,
     params: usize,
@@ -27,20 +38,88 @@ pub struct DefUse<'a> {
     block_of: Vec<u32>,
 }
 
+/// `%12` is numbered 12; `%012` or `%x` are names. Numbers past `limit`
+/// are names too, so a hostile `%4000000000` costs no table.
+fn number(name: &str, limit: usize) -> Option<usize> {
+    let b = name.as_bytes();
+    if b.is_empty() || b.len() > 9 || (b.len() > 1 && b[0] == b'0') {
+        return None;
+    }
+    let mut n = 0usize;
+    for &c in b {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + (c - b'0') as usize;
+    }
+    (n < limit).then_some(n)
+}
+
 impl<'a> DefUse<'a> {
     pub fn build(function: &Function<'a>, body: &Body<'a>) -> Self {
         let params = function.params.len();
         let n = body.instructions.len();
-        let mut defs = FxHashMap::default();
-        defs.reserve(params + n);
-        for (i, p) in function.params.iter().enumerate() {
-            if let Some(name) = p.name {
-                defs.insert(name, Def::Param(i));
+        // LLVM numbers parameters, blocks and instructions in one sequence.
+        let limit = params + n + body.blocks.len() + 64;
+        let mut du = DefUse {
+            params,
+            ..Default::default()
+        };
+        let names = function
+            .params
+            .iter()
+            .map(|p| p.name)
+            .chain(body.instructions.iter().map(|i| i.result));
+        // A name defined twice keeps its last definition, as a map would.
+        for (slot, name) in names.enumerate() {
+            let Some(name) = name else { continue };
+            match number(name, limit) {
+                Some(k) => {
+                    if du.numbered.len() <= k {
+                        du.numbered.resize(k + 1, 0);
+                    }
+                    du.numbered[k] = slot as u32 + 1;
+                }
+                None => {
+                    du.named.insert(name, slot as u32);
+                }
             }
         }
-        for (i, inst) in body.instructions.iter().enumerate() {
-            if let Some(name) = inst.result {
-                defs.insert(name, Def::Inst(i));
+        let total: usize = body.instructions.iter().map(|i| i.operands.len()).sum();
+        du.operand_starts.reserve(n + 1);
+        du.operand_defs.reserve(total);
+        let mut starts = vec![0u32; params + n + 1];
+        for inst in &body.instructions {
+            du.operand_starts.push(du.operand_defs.len() as u32);
+            for op in inst.operands.iter() {
+                let d = match op.value {
+                    Value::Local(name) => du.slot(name).map_or(0, |s| s + 1),
+                    _ => 0,
+                };
+                if d != 0 {
+                    starts[d as usize] += 1;
+                }
+                du.operand_defs.push(d);
+            }
+        }
+        du.operand_starts.push(du.operand_defs.len() as u32);
+        // Counts to row starts, then place each user.
+        for v in 0..params + n {
+            starts[v + 1] += starts[v];
+        }
+        let mut fill = starts.clone();
+        let mut users = vec![0u32; starts[params + n] as usize];
+        for i in 0..n {
+            let (a, b) = (
+                du.operand_starts[i] as usize,
+                du.operand_starts[i + 1] as usize,
+            );
+            for &d in &du.operand_defs[a..b] {
+                if d != 0 {
+                    let v = d as usize - 1;
+                    users[fill[v] as usize] = i as u32;
+                    fill[v] += 1;
+                }
             }
         }
         let mut block_of = vec![0u32; n];
@@ -51,44 +130,30 @@ impl<'a> DefUse<'a> {
                 }
             }
         }
-        let slot = |d: Def| match d {
-            Def::Param(p) => p,
-            Def::Inst(i) => params + i,
-        };
-        // Two passes: count each value's users, then place them.
-        let each_use = |f: &mut dyn FnMut(usize, usize)| {
-            for (i, inst) in body.instructions.iter().enumerate() {
-                for op in &inst.operands {
-                    if let Value::Local(name) = op.value
-                        && let Some(d) = defs.get(name)
-                    {
-                        f(slot(*d), i);
-                    }
-                }
-            }
-        };
-        let mut starts = vec![0u32; params + n + 1];
-        each_use(&mut |v, _| starts[v + 1] += 1);
-        for v in 0..params + n {
-            starts[v + 1] += starts[v];
+        du.starts = starts;
+        du.users = users;
+        du.block_of = block_of;
+        du
+    }
+
+    fn slot(&self, name: &str) -> Option<u32> {
+        match number(name, self.numbered.len()) {
+            Some(k) => self.numbered[k].checked_sub(1),
+            None => self.named.get(name).copied(),
         }
-        let mut fill = starts.clone();
-        let mut users = vec![0u32; starts[params + n] as usize];
-        each_use(&mut |v, i| {
-            users[fill[v] as usize] = i as u32;
-            fill[v] += 1;
-        });
-        DefUse {
-            defs,
-            starts,
-            users,
-            params,
-            block_of,
+    }
+
+    fn def_at(&self, slot: u32) -> Def {
+        let s = slot as usize;
+        if s < self.params {
+            Def::Param(s)
+        } else {
+            Def::Inst(s - self.params)
         }
     }
 
     pub fn def(&self, name: &str) -> Option<Def> {
-        self.defs.get(name).copied()
+        self.slot(name).map(|s| self.def_at(s))
     }
 
     /// The definition of an operand value, when it is a local.
@@ -97,6 +162,19 @@ impl<'a> DefUse<'a> {
             Value::Local(name) => self.def(name),
             _ => None,
         }
+    }
+
+    /// The definition of operand `j` of instruction `i`, when it is a
+    /// defined local: `def_of(&body.instructions[i].operands[j].value)`
+    /// without the lookup.
+    pub fn operand(&self, i: usize, j: usize) -> Option<Def> {
+        let a = *self.operand_starts.get(i)? as usize;
+        let b = *self.operand_starts.get(i + 1)? as usize;
+        if a + j >= b {
+            return None;
+        }
+        let d = *self.operand_defs.get(a + j)?;
+        d.checked_sub(1).map(|s| self.def_at(s))
     }
 
     /// Instructions that use `def`, in order; one that uses the value
@@ -142,5 +220,26 @@ mod tests {
         assert_eq!(users(Def::Inst(2)), [3]);
         assert_eq!(du.block_of(0), 0);
         assert_eq!(du.block_of(2), 1);
+        // `mul i32 %1, %a`: by position, as by name.
+        assert_eq!(du.operand(2, 0), Some(Def::Inst(0)));
+        assert_eq!(du.operand(2, 1), Some(Def::Param(0)));
+        assert_eq!(du.operand(2, 2), None);
+        assert_eq!(du.operand(1, 0), None);
+    }
+
+    #[test]
+    fn numbers_and_names_do_not_mix() {
+        // `%01` and `%x1` are names, `%1` a number; a redefinition wins.
+        let text = "define i32 @f(i32 %01) {\n  %1 = add i32 %01, 1\n  %x1 = add i32 %1, 1\n  %1 = add i32 %x1, 1\n  %4000000000 = add i32 %1, 1\n  ret i32 %4000000000\n}\n";
+        let mut m = read_module(text);
+        let (body, _) = m.body(0);
+        let du = DefUse::build(&m.functions[0], &body);
+        assert_eq!(du.def("01"), Some(Def::Param(0)));
+        assert_eq!(du.def("1"), Some(Def::Inst(2)));
+        assert_eq!(du.def("x1"), Some(Def::Inst(1)));
+        assert_eq!(du.def("4000000000"), Some(Def::Inst(3)));
+        assert_eq!(du.operand(4, 0), Some(Def::Inst(3)));
+        assert_eq!(du.def("2"), None);
+        assert_eq!(du.def("99999"), None);
     }
 }

@@ -18,7 +18,7 @@
 use super::defuse::{Def, DefUse};
 use super::layout;
 use crate::ir::air::{AirInfo, Argument, ArgumentKind};
-use crate::ir::{Body, Function, Instruction, Module, Opcode, Type, Value};
+use crate::ir::{Body, Function, Global, Instruction, Module, Opcode, Type, Value};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
@@ -268,16 +268,29 @@ pub struct ModuleContext<'a> {
     pub entry_of: FxHashMap<&'a str, usize>,
     /// Field layouts by MSL type name, to name fields inside helpers.
     pub fields_by_type: FxHashMap<&'a str, ArgRef>,
+    /// The module's functions and globals by name (the first of a name,
+    /// as `Module::function` and `Module::global` find), so a call or a
+    /// load from a global costs no scan of the module.
+    functions: FxHashMap<&'a str, usize>,
+    globals: FxHashMap<&'a str, usize>,
 }
 
 impl<'a> ModuleContext<'a> {
-    pub fn new(air: AirInfo<'a>) -> Self {
+    pub fn new(air: AirInfo<'a>, module: &Module<'a>) -> Self {
         let mut ctx = ModuleContext {
             air,
             function_constant_globals: FxHashMap::default(),
             entry_of: FxHashMap::default(),
             fields_by_type: FxHashMap::default(),
+            functions: FxHashMap::default(),
+            globals: FxHashMap::default(),
         };
+        for (i, f) in module.functions.iter().enumerate() {
+            ctx.functions.entry(f.name).or_insert(i);
+        }
+        for (i, g) in module.globals.iter().enumerate() {
+            ctx.globals.entry(g.name).or_insert(i);
+        }
         for fc in &ctx.air.function_constants {
             let name = fc
                 .name
@@ -359,6 +372,20 @@ impl<'a> ModuleContext<'a> {
         }
     }
 
+    /// Whether the function named `name` (the first of that name) is
+    /// defined in `module`, the module this context was made for.
+    pub fn is_defined(&self, module: &Module<'a>, name: &str) -> bool {
+        self.functions
+            .get(name)
+            .and_then(|&i| module.functions.get(i))
+            .is_some_and(|f| f.is_definition)
+    }
+
+    /// The global named `name` in `module`, the module this context was made for.
+    pub fn global<'m>(&self, module: &'m Module<'a>, name: &str) -> Option<&'m Global<'a>> {
+        module.globals.get(*self.globals.get(name)?)
+    }
+
     /// The argument description behind an `ArgRef`.
     pub fn argument(&self, r: ArgRef) -> Option<&Argument<'a>> {
         self.air
@@ -407,6 +434,7 @@ enum State {
 }
 
 /// The root a pointer is derived from, through GEPs and casts.
+#[derive(Clone, Copy)]
 enum PtrRoot<'a> {
     Param(usize),
     Global(&'a str),
@@ -439,19 +467,25 @@ impl FunctionProvenance {
             insts: vec![Provenance::default(); n],
             state: vec![State::New; n],
         };
-        let stores = alloca_stores(body, du);
         let mut walker = Walker {
             ctx,
             module,
             function,
             body,
             du,
-            stores: &stores,
+            loads: Vec::new(),
+            load_of: Vec::new(),
+            geps: Vec::new(),
+            stores: Vec::new(),
+            dep_starts: Vec::new(),
+            deps: Vec::new(),
         };
+        walker.prepare();
         let mut incomplete = Vec::new();
+        let mut stack = Vec::new();
         for i in 0..n {
             if fp.state[i] == State::New {
-                walker.run(&mut fp, i, &mut incomplete);
+                walker.run(&mut fp, i, &mut stack, &mut incomplete);
             }
         }
         if !incomplete.is_empty() {
@@ -479,6 +513,33 @@ impl FunctionProvenance {
     /// Provenance of an operand value.
     pub fn value(&self, du: &DefUse<'_>, v: &Value<'_>) -> Provenance {
         value_prov(&self.params, &self.insts, du, v, 0)
+    }
+
+    /// Provenance of operand `j` of instruction `i` of `body`: the same as
+    /// `value` of that operand, without looking its name up.
+    pub fn operand(&self, body: &Body<'_>, du: &DefUse<'_>, i: usize, j: usize) -> Provenance {
+        operand_prov(&self.params, &self.insts, body, du, i, j)
+    }
+}
+
+fn operand_prov(
+    params: &[Provenance],
+    insts: &[Provenance],
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    i: usize,
+    j: usize,
+) -> Provenance {
+    match du.operand(i, j) {
+        Some(Def::Param(p)) => params
+            .get(p)
+            .cloned()
+            .unwrap_or_else(|| Provenance::of(Sources::UNKNOWN)),
+        Some(Def::Inst(k)) => insts.get(k).cloned().unwrap_or_default(),
+        None => match body.instructions.get(i).and_then(|x| x.operands.get(j)) {
+            Some(op) => value_prov(params, insts, du, &op.value, 0),
+            None => Provenance::of(Sources::UNKNOWN),
+        },
     }
 }
 
@@ -522,66 +583,54 @@ fn value_prov(
     }
 }
 
-/// For each alloca, the values stored into it (directly or through GEPs).
-fn alloca_stores<'b, 'a>(
-    body: &'b Body<'a>,
+/// Walks operand `j` of instruction `i`, a pointer, back to its root,
+/// pushing the GEPs it passes (outermost first) onto `geps`.
+fn pointer_root<'a>(
+    body: &Body<'a>,
     du: &DefUse<'a>,
-) -> FxHashMap<usize, Vec<&'b Value<'a>>> {
-    let mut out: FxHashMap<usize, Vec<&'b Value<'a>>> = FxHashMap::default();
-    for inst in &body.instructions {
-        if inst.opcode != Opcode::Store {
-            continue;
-        }
-        let (Some(v), Some(p)) = (inst.operands.first(), inst.operands.get(1)) else {
-            continue;
-        };
-        if let (PtrRoot::Alloca(a), _) = pointer_root(body, du, &p.value) {
-            out.entry(a).or_default().push(&v.value);
-        }
-    }
-    out
-}
-
-/// Walks a pointer back to its root; also returns the GEPs passed, outermost first.
-fn pointer_root<'a>(body: &Body<'a>, du: &DefUse<'a>, v: &Value<'a>) -> (PtrRoot<'a>, Vec<usize>) {
-    let mut geps = Vec::new();
-    let mut v = v;
+    i: usize,
+    j: usize,
+    geps: &mut Vec<u32>,
+) -> PtrRoot<'a> {
+    let (mut i, mut j) = (i, j);
     for _ in 0..64 {
-        match v {
-            Value::Global(_) | Value::Expr(_) => {
-                return (
-                    global_root(v).map_or(PtrRoot::Unknown, PtrRoot::Global),
-                    geps,
-                );
+        let Some(op) = body.instructions.get(i).and_then(|x| x.operands.get(j)) else {
+            break;
+        };
+        match &op.value {
+            v @ (Value::Global(_) | Value::Expr(_)) => {
+                return global_root(v).map_or(PtrRoot::Unknown, PtrRoot::Global);
             }
-            Value::Local(name) => match du.def(name) {
-                Some(Def::Param(p)) => return (PtrRoot::Param(p), geps),
-                Some(Def::Inst(i)) => {
-                    let Some(inst) = body.instructions.get(i) else {
+            Value::Local(_) => match du.operand(i, j) {
+                Some(Def::Param(p)) => return PtrRoot::Param(p),
+                Some(Def::Inst(k)) => {
+                    let Some(inst) = body.instructions.get(k) else {
                         break;
                     };
                     match inst.opcode {
-                        Opcode::Alloca => return (PtrRoot::Alloca(i), geps),
-                        Opcode::GetElementPtr => {
-                            geps.push(i);
-                            match inst.operands.first() {
-                                Some(op) => v = &op.value,
-                                None => break,
-                            }
-                        }
-                        Opcode::BitCast | Opcode::AddrSpaceCast => match inst.operands.first() {
-                            Some(op) => v = &op.value,
-                            None => break,
-                        },
+                        Opcode::Alloca => return PtrRoot::Alloca(k),
+                        Opcode::GetElementPtr => geps.push(k as u32),
+                        Opcode::BitCast | Opcode::AddrSpaceCast => {}
                         _ => break,
                     }
+                    if inst.operands.is_empty() {
+                        break;
+                    }
+                    (i, j) = (k, 0);
                 }
                 None => break,
             },
             _ => break,
         }
     }
-    (PtrRoot::Unknown, geps)
+    PtrRoot::Unknown
+}
+
+/// A load's address: its root and the GEPs on the way (`geps[start..end]`).
+struct LoadRoot<'a> {
+    root: PtrRoot<'a>,
+    start: u32,
+    end: u32,
 }
 
 struct Walker<'w, 'a> {
@@ -590,17 +639,118 @@ struct Walker<'w, 'a> {
     function: &'w Function<'a>,
     body: &'w Body<'a>,
     du: &'w DefUse<'a>,
-    stores: &'w FxHashMap<usize, Vec<&'w Value<'a>>>,
+    /// The address of each load, found once (`load_of[i]` indexes it, or
+    /// is `u32::MAX` for other instructions).
+    loads: Vec<LoadRoot<'a>>,
+    load_of: Vec<u32>,
+    geps: Vec<u32>,
+    /// (alloca, store into it), in instruction order for each alloca.
+    stores: Vec<(u32, u32)>,
+    /// What each instruction's provenance depends on:
+    /// `deps[dep_starts[i]..dep_starts[i + 1]]`.
+    dep_starts: Vec<u32>,
+    deps: Vec<u32>,
 }
 
 impl<'a> Walker<'_, 'a> {
+    /// Finds every load's address root, the stores into each alloca, and
+    /// every instruction's dependences, once.
+    fn prepare(&mut self) {
+        let body = self.body;
+        let du = self.du;
+        let n = body.instructions.len();
+        self.load_of = vec![u32::MAX; n];
+        let mut scratch = Vec::new();
+        for (i, inst) in body.instructions.iter().enumerate() {
+            match inst.opcode {
+                Opcode::Load if !inst.operands.is_empty() => {
+                    let start = self.geps.len() as u32;
+                    let root = pointer_root(body, du, i, 0, &mut self.geps);
+                    self.load_of[i] = self.loads.len() as u32;
+                    self.loads.push(LoadRoot {
+                        root,
+                        start,
+                        end: self.geps.len() as u32,
+                    });
+                }
+                Opcode::Store if inst.operands.len() >= 2 => {
+                    scratch.clear();
+                    if let PtrRoot::Alloca(a) = pointer_root(body, du, i, 1, &mut scratch) {
+                        self.stores.push((a as u32, i as u32));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Stable: each alloca's stores stay in instruction order.
+        self.stores.sort_by_key(|s| s.0);
+        self.dep_starts.reserve(n + 1);
+        let mut deps = std::mem::take(&mut self.deps);
+        for (i, inst) in body.instructions.iter().enumerate() {
+            self.dep_starts.push(deps.len() as u32);
+            let local = |deps: &mut Vec<u32>, k: usize, j: usize| {
+                if let Some(Def::Inst(d)) = du.operand(k, j) {
+                    deps.push(d as u32);
+                }
+            };
+            for j in 0..inst.operands.len() {
+                local(&mut deps, i, j);
+            }
+            let Some(l) = self.load(i) else { continue };
+            for &g in self.gep_slice(l) {
+                let g = g as usize;
+                for j in 1..body.instructions.get(g).map_or(0, |x| x.operands.len()) {
+                    local(&mut deps, g, j);
+                }
+            }
+            if let PtrRoot::Alloca(a) = l.root {
+                for &(_, s) in self.stores_into(a) {
+                    local(&mut deps, s as usize, 0);
+                }
+            }
+        }
+        self.dep_starts.push(deps.len() as u32);
+        self.deps = deps;
+    }
+
+    fn load(&self, i: usize) -> Option<&LoadRoot<'a>> {
+        self.loads.get(*self.load_of.get(i)? as usize)
+    }
+
+    fn gep_slice(&self, l: &LoadRoot<'a>) -> &[u32] {
+        self.geps
+            .get(l.start as usize..l.end as usize)
+            .unwrap_or(&[])
+    }
+
+    fn stores_into(&self, alloca: usize) -> &[(u32, u32)] {
+        let a = alloca as u32;
+        let lo = self.stores.partition_point(|s| s.0 < a);
+        let hi = self.stores.partition_point(|s| s.0 <= a);
+        &self.stores[lo..hi]
+    }
+
+    fn deps_of(&self, i: usize) -> &[u32] {
+        match (self.dep_starts.get(i), self.dep_starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.deps.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
     /// Iterative post-order: an instruction is computed once the
     /// instructions it depends on are; a dependency still pending (a cycle
     /// through a phi) contributes nothing.
     /// `incomplete` collects the instructions computed while a dependency
     /// was still pending, for `settle_cycles`.
-    fn run(&mut self, fp: &mut FunctionProvenance, root: usize, incomplete: &mut Vec<usize>) {
-        let mut stack = vec![root];
+    fn run(
+        &self,
+        fp: &mut FunctionProvenance,
+        root: usize,
+        stack: &mut Vec<usize>,
+        incomplete: &mut Vec<usize>,
+    ) {
+        stack.clear();
+        stack.push(root);
         while let Some(&i) = stack.last() {
             match fp.state[i] {
                 State::Done => {
@@ -608,7 +758,8 @@ impl<'a> Walker<'_, 'a> {
                 }
                 State::New => {
                     fp.state[i] = State::Pending;
-                    for d in self.deps(i) {
+                    for &d in self.deps_of(i) {
+                        let d = d as usize;
                         match fp.state.get(d) {
                             Some(State::New) => stack.push(d),
                             Some(State::Pending) if d != i => incomplete.push(i),
@@ -636,13 +787,10 @@ impl<'a> Walker<'_, 'a> {
     fn settle_cycles(&self, fp: &mut FunctionProvenance, incomplete: Vec<usize>) {
         let n = fp.insts.len();
         // Reverse dependences, flat: users of i are rev[start[i]..start[i + 1]].
-        let deps: Vec<Vec<usize>> = (0..n).map(|i| self.deps(i)).collect();
         let mut start = vec![0u32; n + 1];
-        for ds in &deps {
-            for &d in ds {
-                if let Some(c) = start.get_mut(d + 1) {
-                    *c += 1;
-                }
+        for &d in &self.deps {
+            if let Some(c) = start.get_mut(d as usize + 1) {
+                *c += 1;
             }
         }
         for i in 0..n {
@@ -650,9 +798,9 @@ impl<'a> Walker<'_, 'a> {
         }
         let mut fill = start.clone();
         let mut rev = vec![0u32; start[n] as usize];
-        for (i, ds) in deps.iter().enumerate() {
-            for &d in ds {
-                if let Some(f) = fill.get_mut(d) {
+        for i in 0..n {
+            for &d in self.deps_of(i) {
+                if let Some(f) = fill.get_mut(d as usize) {
                     if let Some(slot) = rev.get_mut(*f as usize) {
                         *slot = i as u32;
                     }
@@ -695,51 +843,8 @@ impl<'a> Walker<'_, 'a> {
         }
     }
 
-    fn local_defs<'v>(&self, values: impl Iterator<Item = &'v Value<'a>>, out: &mut Vec<usize>)
-    where
-        'a: 'v,
-    {
-        for v in values {
-            if let Some(Def::Inst(d)) = self.du.def_of(v) {
-                out.push(d);
-            }
-        }
-    }
-
-    fn deps(&self, i: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        let Some(inst) = self.body.instructions.get(i) else {
-            return out;
-        };
-        self.local_defs(inst.operands.iter().map(|o| &o.value), &mut out);
-        if inst.opcode == Opcode::Load
-            && let Some(p) = inst.operands.first()
-        {
-            let (root, geps) = pointer_root(self.body, self.du, &p.value);
-            for g in geps {
-                if let Some(gi) = self.body.instructions.get(g) {
-                    self.local_defs(gi.operands.iter().skip(1).map(|o| &o.value), &mut out);
-                }
-            }
-            if let PtrRoot::Alloca(a) = root
-                && let Some(vals) = self.stores.get(&a)
-            {
-                self.local_defs(vals.iter().copied(), &mut out);
-            }
-        }
-        out
-    }
-
-    fn value(&self, fp: &FunctionProvenance, v: &Value<'a>) -> Provenance {
-        value_prov(&fp.params, &fp.insts, self.du, v, 0)
-    }
-
-    fn join_operands(&self, fp: &FunctionProvenance, inst: &Instruction<'a>) -> Provenance {
-        let mut p = Provenance::default();
-        for op in &inst.operands {
-            p.join(&self.value(fp, &op.value));
-        }
-        p
+    fn operand(&self, fp: &FunctionProvenance, i: usize, j: usize) -> Provenance {
+        operand_prov(&fp.params, &fp.insts, self.body, self.du, i, j)
     }
 
     fn compute(&self, fp: &FunctionProvenance, i: usize) -> Provenance {
@@ -747,24 +852,30 @@ impl<'a> Walker<'_, 'a> {
             return Provenance::of(Sources::UNKNOWN);
         };
         match inst.opcode {
-            Opcode::Load => self.load(fp, inst),
+            Opcode::Load => self.load_value(fp, i, inst),
             Opcode::Alloca => Provenance::of(Sources::LITERAL),
-            Opcode::Call => self.call(fp, inst),
+            Opcode::Call => self.call(fp, i, inst),
             Opcode::AtomicRmw | Opcode::CmpXchg => {
                 Provenance::of(Sources(Sources::DEVICE_MEMORY.0 | Sources::ATOMIC_RESULT.0))
             }
             Opcode::Other | Opcode::LandingPad | Opcode::VAArg => Provenance::of(Sources::UNKNOWN),
-            _ => self.join_operands(fp, inst),
+            _ => {
+                let mut p = Provenance::default();
+                for j in 0..inst.operands.len() {
+                    p.join(&self.operand(fp, i, j));
+                }
+                p
+            }
         }
     }
 
-    fn call(&self, fp: &FunctionProvenance, inst: &Instruction<'a>) -> Provenance {
+    fn call(&self, fp: &FunctionProvenance, i: usize, inst: &Instruction<'a>) -> Provenance {
         let Some(callee) = inst.callee_name() else {
             return Provenance::of(Sources::UNKNOWN);
         };
         let mut p = Provenance::default();
-        for a in inst.call_args() {
-            p.join(&self.value(fp, &a.value));
+        for j in 0..inst.call_args().len() {
+            p.join(&self.operand(fp, i, j));
         }
         if callee.starts_with("air.atomic") {
             // A plain atomic load reads one value for all threads at one
@@ -778,10 +889,7 @@ impl<'a> Walker<'_, 'a> {
         }
         let known = callee.starts_with("air.")
             || callee.starts_with("llvm.")
-            || self
-                .module
-                .function(callee)
-                .is_some_and(|f| f.is_definition);
+            || self.ctx.is_defined(self.module, callee);
         if !known {
             p.join(&Provenance::of(Sources::UNKNOWN));
         }
@@ -791,31 +899,35 @@ impl<'a> Walker<'_, 'a> {
         p
     }
 
-    fn load(&self, fp: &FunctionProvenance, inst: &Instruction<'a>) -> Provenance {
-        let Some(ptr) = inst.operands.first() else {
+    fn load_value(&self, fp: &FunctionProvenance, i: usize, inst: &Instruction<'a>) -> Provenance {
+        let Some(l) = self.load(i) else {
             return Provenance::of(Sources::UNKNOWN);
         };
-        let (root, geps) = pointer_root(self.body, self.du, &ptr.value);
+        let geps = self.gep_slice(l);
         // What the address depends on beyond its root: a thread-varying index
         // makes the loaded value varying even from a uniform buffer.
         let mut index = Provenance::default();
-        for g in &geps {
-            if let Some(gi) = self.body.instructions.get(*g) {
-                for op in gi.operands.iter().skip(1) {
-                    let p = self.value(fp, &op.value);
-                    if p.class() != Class::Literal {
-                        index.join(&p);
-                    }
+        for &g in geps {
+            let g = g as usize;
+            for j in 1..self
+                .body
+                .instructions
+                .get(g)
+                .map_or(0, |x| x.operands.len())
+            {
+                let p = self.operand(fp, g, j);
+                if p.class() != Class::Literal {
+                    index.join(&p);
                 }
             }
         }
-        let mut p = match root {
-            PtrRoot::Param(k) => self.load_from_param(fp, k, inst, &geps),
+        let mut p = match l.root {
+            PtrRoot::Param(k) => self.load_from_param(fp, k, inst, geps),
             PtrRoot::Global(g) => self.load_from_global(g),
             PtrRoot::Alloca(a) => {
                 let mut p = Provenance::default();
-                for v in self.stores.get(&a).into_iter().flatten() {
-                    p.join(&self.value(fp, v));
+                for &(_, s) in self.stores_into(a) {
+                    p.join(&self.operand(fp, s as usize, 0));
                 }
                 if p.sources.0 == 0 {
                     Provenance::of(Sources::UNKNOWN)
@@ -842,7 +954,7 @@ impl<'a> Walker<'_, 'a> {
                 name,
             );
         }
-        match self.module.global(g) {
+        match self.ctx.global(self.module, g) {
             Some(gl) if gl.addrspace == 3 => {
                 Provenance::named(Sources::THREADGROUP_MEMORY, OriginKind::Memory, g)
             }
@@ -861,7 +973,7 @@ impl<'a> Walker<'_, 'a> {
         fp: &FunctionProvenance,
         k: usize,
         inst: &Instruction<'a>,
-        geps: &[usize],
+        geps: &[u32],
     ) -> Provenance {
         let addrspace = self
             .function
@@ -908,12 +1020,12 @@ impl<'a> Walker<'_, 'a> {
         &self,
         param: &Provenance,
         inst: &Instruction<'a>,
-        geps: &[usize],
+        geps: &[u32],
     ) -> Option<String> {
         let types = &self.module.types;
         // The argument: known from the parameter, or by the struct's MSL type name.
         let arg_ref = param.arg.or_else(|| {
-            let gep = self.body.instructions.get(*geps.last()?)?;
+            let gep = self.body.instructions.get(*geps.last()? as usize)?;
             let Type::Named(n) = types.get(gep.elem_ty?) else {
                 return None;
             };
@@ -929,7 +1041,7 @@ impl<'a> Walker<'_, 'a> {
         let mut offset: Option<u64> = Some(0);
         let mut exact = true;
         for g in geps.iter().rev() {
-            let gi = self.body.instructions.get(*g)?;
+            let gi = self.body.instructions.get(*g as usize)?;
             let indices: Vec<&Value<'a>> = gi.operands.iter().skip(1).map(|o| &o.value).collect();
             offset = match (
                 offset,
