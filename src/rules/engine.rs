@@ -49,14 +49,13 @@ struct DivergenceCheck {
 }
 
 impl DivergenceCheck {
-    fn new(m: &Match, ctx: &FunctionContext<'_, '_>) -> Self {
+    /// `candidates`: the instructions of the pattern's opcodes or calls.
+    fn new(candidates: &[u32], ctx: &FunctionContext<'_, '_>) -> Self {
         // The question is about the blocks holding an instruction of the
         // pattern's opcodes or calls.
         let mut targets = vec![false; ctx.cf.cfg.len()];
-        for (i, inst) in ctx.body.instructions.iter().enumerate() {
-            if opcode_matches(m, inst)
-                && let Some(t) = targets.get_mut(ctx.du.block_of(i))
-            {
+        for &i in candidates {
+            if let Some(t) = targets.get_mut(ctx.du.block_of(i as usize)) {
                 *t = true;
             }
         }
@@ -100,18 +99,109 @@ impl DivergenceCheck {
     }
 }
 
-pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
+/// The instructions of one function by opcode, and its direct calls, found
+/// once so that each rule visits only its candidates instead of every
+/// instruction.
+pub struct Candidates<'a> {
+    /// Instructions of opcode `o` are `by_opcode[starts[o]..starts[o + 1]]`.
+    starts: Vec<u32>,
+    by_opcode: Vec<u32>,
+    /// Direct calls: (instruction, callee).
+    calls: Vec<(u32, &'a str)>,
+}
+
+const OPCODES: usize = Opcode::Other as usize + 1;
+
+impl<'a> Candidates<'a> {
+    pub fn new(body: &crate::ir::Body<'a>) -> Self {
+        let mut starts = vec![0u32; OPCODES + 1];
+        let mut calls = Vec::new();
+        for (i, inst) in body.instructions.iter().enumerate() {
+            starts[inst.opcode as usize + 1] += 1;
+            if inst.opcode == Opcode::Call
+                && let Some(c) = inst.callee_name()
+            {
+                calls.push((i as u32, c));
+            }
+        }
+        for o in 0..OPCODES {
+            starts[o + 1] += starts[o];
+        }
+        let mut fill = starts.clone();
+        let mut by_opcode = vec![0u32; body.instructions.len()];
+        for (i, inst) in body.instructions.iter().enumerate() {
+            let f = &mut fill[inst.opcode as usize];
+            by_opcode[*f as usize] = i as u32;
+            *f += 1;
+        }
+        Candidates {
+            starts,
+            by_opcode,
+            calls,
+        }
+    }
+
+    fn of(&self, o: Opcode) -> &[u32] {
+        let o = o as usize;
+        &self.by_opcode[self.starts[o] as usize..self.starts[o + 1] as usize]
+    }
+
+    /// The instructions `m`'s opcodes or calls name, in order.
+    fn for_match(&self, m: &Match, body: &crate::ir::Body<'_>, out: &mut Vec<u32>) {
+        out.clear();
+        if m.opcode_set.len() != m.opcodes.len() {
+            out.extend(
+                body.instructions
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, inst)| opcode_matches(m, inst))
+                    .map(|(i, _)| i as u32),
+            );
+            return;
+        }
+        // Each list is in order; more than one non-empty list needs a merge.
+        let mut lists = 0;
+        for &o in &m.opcode_set {
+            let of = self.of(o);
+            if !of.is_empty() {
+                lists += 1;
+                out.extend_from_slice(of);
+            }
+        }
+        if !m.calls.is_empty() {
+            let before = out.len();
+            out.extend(
+                self.calls
+                    .iter()
+                    .filter(|(_, c)| m.calls.iter().any(|x| name_matches(x, c)))
+                    .map(|(i, _)| *i),
+            );
+            if out.len() > before {
+                lists += 1;
+            }
+        }
+        if lists > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
+    }
+}
+
+pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>) -> Vec<Matched> {
     let mut out = Vec::new();
     if m.fast_math.is_some_and(|want| want != ctx.air.fast_math()) {
         return out;
     }
+    let mut candidates = Vec::new();
+    index.for_match(m, ctx.body, &mut candidates);
     // Computed only for the patterns that ask, once per function, and only
     // when the function holds a candidate (most hold no barrier).
     let mut divergence: Option<DivergenceCheck> = None;
-    for (i, inst) in ctx.body.instructions.iter().enumerate() {
-        if !opcode_matches(m, inst) {
+    for &i in &candidates {
+        let i = i as usize;
+        let Some(inst) = ctx.body.instructions.get(i) else {
             continue;
-        }
+        };
         if !m.int_bits.is_empty() && !int_bits_match(&m.int_bits, ctx, inst) {
             continue;
         }
@@ -133,7 +223,7 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>) -> Vec<Matched> {
         }
         let divergent_branch = match m.in_divergent_block {
             Some(_) => divergence
-                .get_or_insert_with(|| DivergenceCheck::new(m, ctx))
+                .get_or_insert_with(|| DivergenceCheck::new(&candidates, ctx))
                 .check(ctx, block),
             None => None,
         };
@@ -201,10 +291,30 @@ pub fn scalar_name(types: &TypeTable<'_>, ty: TypeId) -> Option<String> {
     })
 }
 
+/// Whether `scalar_name(ty)` is one of `names`, without making the name:
+/// `types` asks this of every operand of many instructions.
+pub fn scalar_is(types: &TypeTable<'_>, ty: TypeId, names: &[String]) -> bool {
+    let want = |n: &str| names.iter().any(|x| x == n);
+    match types.get(types.scalar_of(ty)) {
+        Type::Half => want("half"),
+        Type::BFloat => want("bfloat"),
+        Type::Float => want("float"),
+        Type::Double => want("double"),
+        // `i{b}` exactly: digits without a sign or leading zeros.
+        Type::Int(b) => names.iter().any(|x| {
+            x.strip_prefix('i').is_some_and(|d| {
+                let canonical = !d.starts_with('+') && (d.len() == 1 || !d.starts_with('0'));
+                canonical && d.parse::<u32>() == Ok(*b)
+            })
+        }),
+        _ => false,
+    }
+}
+
 /// The result or an operand (a call's callee aside) has one of `names`.
 fn types_match(names: &[String], ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
     let types = &ctx.module.types;
-    let is = |ty: TypeId| scalar_name(types, ty).is_some_and(|n| names.contains(&n));
+    let is = |ty: TypeId| scalar_is(types, ty, names);
     let operands = match inst.opcode {
         Opcode::Call => inst.call_args(),
         _ => &inst.operands,
@@ -486,6 +596,31 @@ mod tests {
         assert!(!name_matches("air.sin.*f32", "air.sinh.f32"));
         // Prefix and suffix may not overlap.
         assert!(!name_matches("air.a*a.x", "air.a.x"));
+    }
+
+    #[test]
+    fn scalar_is_agrees_with_scalar_name() {
+        use super::{scalar_is, scalar_name};
+        use crate::ir::{Type, TypeTable};
+        let mut t = TypeTable::new();
+        let names: Vec<String> = ["i8", "i08", "i+8", "i", "half", "double", "i64", "float"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for ty in [
+            Type::Int(8),
+            Type::Int(64),
+            Type::Half,
+            Type::Double,
+            Type::Float,
+            Type::Void,
+        ] {
+            let id = t.intern(ty);
+            for n in &names {
+                let want = scalar_name(&t, id).is_some_and(|s| s == *n);
+                assert_eq!(scalar_is(&t, id, std::slice::from_ref(n)), want, "{n}");
+            }
+        }
     }
 
     fn pattern(matcher: &str) -> Result<Pattern, String> {

@@ -322,8 +322,11 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
 }
 
 fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
+    let index = engine::Candidates::new(ctx.body);
     for rule in &rules.rules {
-        for m in engine::matches(&rule.pattern.matcher, ctx) {
+        // The pattern's help, made once per rule and function.
+        let mut help: Option<String> = None;
+        for m in engine::matches(&rule.pattern.matcher, ctx, &index) {
             let Some(inst) = ctx.body.instructions.get(m.inst) else {
                 continue;
             };
@@ -344,9 +347,10 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
                 severity: rule.pattern.severity,
                 category: rule.pattern.category.clone(),
                 message: description.message,
-                help: description
-                    .help
-                    .unwrap_or_else(|| first_paragraph(&rule.pattern.fix)),
+                help: description.help.unwrap_or_else(|| {
+                    help.get_or_insert_with(|| first_paragraph(&rule.pattern.fix))
+                        .clone()
+                }),
                 path: path.to_string(),
                 function: ctx.function.name.to_string(),
                 kernels: ctx.kernels.iter().map(|k| k.to_string()).collect(),
