@@ -48,7 +48,7 @@ fn main() {
     }
     let mut best = f64::MAX;
     let mut instructions = 0;
-    for _ in 0..5 {
+    for _ in 0..runs() {
         let t = Instant::now();
         instructions = 0;
         for text in &texts {
@@ -74,12 +74,16 @@ fn main() {
         texts.len(),
         mb / best
     );
+    // `READER_ONLY=1` stops here, for profiling the reader alone.
+    if std::env::var_os("READER_ONLY").is_some() {
+        return;
+    }
     // The same texts through the whole per-file pipeline: reader, AIR
     // metadata, control flow, provenance and every rule.
     let rules = air_scan::rules::RuleSet::builtin();
     let mut best_scan = f64::MAX;
     let mut findings = 0;
-    for _ in 0..5 {
+    for _ in 0..runs() {
         let t = Instant::now();
         findings = 0;
         for text in &texts {
@@ -102,4 +106,13 @@ fn peak_rss_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Timed runs per measurement: 5, or `RUNS` (1 under callgrind, which counts
+/// instructions and needs no repeats).
+fn runs() -> usize {
+    std::env::var("RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5)
 }

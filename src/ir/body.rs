@@ -185,10 +185,10 @@ fn new_inst<'a>(
         ty: TypeTable::VOID,
         elem_ty: None,
         predicate: None,
-        operands: Vec::new(),
+        operands: super::small_list::SmallList::new(),
         indices: Vec::new(),
         dbg: None,
-        metadata: Vec::new(),
+        metadata: super::small_list::SmallList::new(),
         line,
     }
 }
@@ -376,8 +376,9 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
             p.expect(b',')?;
             let b = p.parse_value(a.ty)?;
             inst.ty = a.ty;
-            inst.operands.push(Operand { ty: a.ty, value: b });
-            inst.operands.insert(0, a);
+            let ty = a.ty;
+            inst.operands.push(a);
+            inst.operands.push(Operand { ty, value: b });
         }
         ICmp | FCmp => {
             inst.flags.insert(p.parse_flags());

@@ -14,6 +14,7 @@ pub mod metadata;
 pub mod model;
 pub mod parser;
 pub mod reader;
+pub mod small_list;
 pub mod types;
 
 pub use model::*;

@@ -255,8 +255,19 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
             // table keeps only where the node is and parses it again when
             // asked, so metadata costs a few bytes per node, not its model.
             let start = p.lx.offset();
-            drop(p.parse_meta_node()?);
-            let end = p.lx.last_end();
+            let end = match one_line_node_end(p.lx.text(), start) {
+                // Most nodes: recorded unread; their grammar is checked when
+                // first used (`MetadataTable::get`), which keeps reading
+                // debug info at memchr speed.
+                Some((end, next_line)) => {
+                    p.lx.seek(next_line, t.line + 1);
+                    end
+                }
+                None => {
+                    drop(p.parse_meta_node()?);
+                    p.lx.last_end()
+                }
+            };
             let id: u32 = id.parse().map_err(|_| ParseError {
                 line: t.line,
                 message: format!("bad metadata id '!{}'", lexer::cut(id)),
@@ -275,6 +286,65 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
         }
     }
     ensure_line_end(p, t.line)
+}
+
+/// Where the metadata node starting at `start` ends, and where the next line
+/// starts, when the node is a `!{...}` or `!Name(...)` that closes every
+/// bracket it opens by the end of its own line (how LLVM prints every node).
+/// `None` sends the node to the full parser, which reports what is wrong.
+fn one_line_node_end(text: &str, start: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let rest = bytes.get(start..)?;
+    let line_len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    let line = &rest[..line_len];
+    if line.first() != Some(&b'!') {
+        return None;
+    }
+    let mut stack = [0u8; limits::MAX_DEPTH as usize];
+    let mut depth = 0;
+    let mut opened = false;
+    let mut i = 1;
+    let mut end = None;
+    while i < line.len() {
+        match line[i] {
+            b'"' => match memchr::memchr(b'"', &line[i + 1..]) {
+                Some(j) => i += j + 1,
+                None => return None,
+            },
+            c @ (b'(' | b'[' | b'{' | b'<') => {
+                *stack.get_mut(depth)? = match c {
+                    b'(' => b')',
+                    b'[' => b']',
+                    b'{' => b'}',
+                    _ => b'>',
+                };
+                depth += 1;
+                opened = true;
+            }
+            c @ (b')' | b']' | b'}' | b'>') => {
+                if depth == 0 || stack[depth - 1] != c {
+                    return None;
+                }
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i + 1);
+                    break;
+                }
+            }
+            b';' => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    let end = end.filter(|_| opened)?;
+    // Only blanks or a comment may follow the node on its line.
+    match line[end..]
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+    {
+        None | Some(b';') => Some((start + end, (start + line_len + 1).min(bytes.len()))),
+        Some(_) => None,
+    }
 }
 
 fn skip_rest_of_line(p: &mut Parser<'_, '_>, line: u32) {
