@@ -474,18 +474,6 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
         return r;
     }
 
-    let kernels = air
-        .entry_points
-        .iter()
-        .filter(|e| e.stage == "kernel")
-        .map(EntryJson::of)
-        .collect();
-    let shaders = air
-        .entry_points
-        .iter()
-        .filter(|e| e.stage != "kernel")
-        .map(EntryJson::of)
-        .collect();
     let owned = |s: Option<&str>| s.map(str::to_string);
     let typed = (0..module.types.len()).any(|i| {
         matches!(
@@ -513,7 +501,7 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
         function_constants: air.function_constants.iter().map(to_json).collect(),
     };
     let resolver = crate::source::Resolver::new(base, config.source_root.as_deref());
-    let findings = analyze(
+    let (findings, air) = analyze(
         &mut module,
         air,
         rules,
@@ -522,6 +510,23 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
         &mut diagnostics,
         &mut summary,
     );
+    // Metadata the scan used and found broken (the reader checks only
+    // brackets; see `MetadataTable::get`).
+    diagnostics.extend(module.metadata.take_errors());
+    // The entry points' JSON is made only now, once the module (and the
+    // metadata it parsed) is gone: made before the walk, it would sit
+    // beside all of that at the scan's peak (~0.1x the input).
+    drop(module);
+    let entries = |kernel: bool| -> Vec<EntryJson> {
+        let of_kind = |e: &&ir::air::EntryPoint<'_>| (e.stage == "kernel") == kernel;
+        air.entry_points
+            .iter()
+            .filter(of_kind)
+            .map(EntryJson::of)
+            .collect()
+    };
+    let (kernels, shaders) = (entries(true), entries(false));
+    drop(air);
     diagnostics.sort_by_key(|d| d.line);
     FileReport {
         path,
@@ -703,7 +708,7 @@ fn analyze<'a>(
     resolver: &crate::source::Resolver,
     diagnostics: &mut Vec<Diagnostic>,
     summary: &mut ModuleSummary,
-) -> Vec<Finding> {
+) -> (Vec<Finding>, ir::air::AirInfo<'a>) {
     let mut findings = Vec::new();
     let walked = walk_functions(module, air, diagnostics, |module, ctx, v| {
         let first_new = findings.len();
@@ -717,7 +722,7 @@ fn analyze<'a>(
     summary.blocks += walked.blocks;
     summary.instructions += walked.instructions;
     findings.sort_by(|a, b| a.ir.line.cmp(&b.ir.line).then_with(|| a.rule.cmp(&b.rule)));
-    findings
+    (findings, walked.ctx.air)
 }
 
 /// Scans every file the paths name, `jobs` files at a time. Reports come

@@ -12,7 +12,33 @@ fn read_all(text: &str) -> Vec<air_scan::ir::Diagnostic> {
     for i in 0..m.functions.len() {
         diags.extend(m.body(i).1);
     }
+    // The reader checks metadata nodes' brackets; the rest of their grammar
+    // is checked when they are used. Use them all.
+    m.metadata.parse_all();
+    diags.extend(m.metadata.take_errors());
     diags
+}
+
+#[test]
+fn a_malformed_metadata_node_is_reported_with_its_line_when_used() {
+    let text = "!0 = !{i32 1}\n!1 = !{i32 }\n!2 = !DILocation(line: 3, column: )\n!3 = !{!0, \n";
+    let mut m = read_module(text);
+    // Unbalanced: the reader parses it at once and reports it where it
+    // finds out (here, the end of the input after line 4).
+    assert!(
+        m.diagnostics.iter().any(|d| d.line >= 4),
+        "{:?}",
+        m.diagnostics
+    );
+    // Balanced but wrong: reported once used, with its line, and only once.
+    assert!(m.metadata.get(0).is_some());
+    assert!(m.metadata.get(1).is_none());
+    m.metadata.parse_all();
+    let errors = m.metadata.take_errors();
+    let lines: Vec<u32> = errors.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [2, 3], "{errors:?}");
+    assert!(errors.iter().all(|d| d.severity == Severity::Error));
+    assert!(m.metadata.take_errors().is_empty());
 }
 
 #[test]

@@ -48,6 +48,12 @@ fn every_corpus_file_reads_cleanly() {
         {
             failures.push(format!("{}:{}: {}", report.path, d.line, d.message));
         }
+        // Every metadata node parses (the scan parses only those it uses).
+        let module = air_scan::ir::read_module(&text);
+        module.metadata.parse_all();
+        if let Some(d) = module.metadata.take_errors().first() {
+            failures.push(format!("{}:{}: {}", report.path, d.line, d.message));
+        }
         let expected = kernel_entries(&text);
         if report.kernels.len() != expected {
             failures.push(format!(

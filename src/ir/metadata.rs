@@ -222,6 +222,9 @@ pub struct MetadataTable<'a> {
     sorted: bool,
     /// Types met while parsing nodes on demand (`void (...)* @f` operands).
     scratch_types: std::cell::RefCell<super::types::TypeTable<'a>>,
+    /// Nodes that failed to parse when first asked for (the reader checks
+    /// only their brackets), with their line; see `take_errors`.
+    errors: std::cell::RefCell<Vec<super::model::Diagnostic>>,
 }
 
 impl<'a> MetadataTable<'a> {
@@ -295,9 +298,34 @@ impl<'a> MetadataTable<'a> {
                 let mut types = self.scratch_types.try_borrow_mut().ok()?;
                 let mut p =
                     super::parser::Parser::new(super::lexer::Lexer::new(text, s.line), &mut types);
-                p.parse_meta_node().ok().map(Box::new)
+                match p.parse_meta_node() {
+                    Ok(node) => Some(Box::new(node)),
+                    Err(e) => {
+                        if let Ok(mut errors) = self.errors.try_borrow_mut()
+                            && errors.len() < super::limits::MAX_DIAGNOSTICS
+                        {
+                            errors.push(super::model::Diagnostic::error(e.line, e.message));
+                        }
+                        None
+                    }
+                }
             })
             .as_deref()
+    }
+
+    /// Parses every node not parsed yet, so that `take_errors` covers them
+    /// all: the full check a scan skips for the nodes it never uses.
+    pub fn parse_all(&self) {
+        for s in &self.slots {
+            self.get(s.id);
+        }
+    }
+
+    /// The errors of the nodes parsed so far that failed, each once, by line.
+    pub fn take_errors(&self) -> Vec<super::model::Diagnostic> {
+        let mut errors = self.errors.take();
+        errors.sort_by_key(|d| d.line);
+        errors
     }
 
     /// The number of nodes (after `finish`; before, redefinitions count).
