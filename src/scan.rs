@@ -653,21 +653,22 @@ pub fn walk_functions<'a>(
                 .unwrap_or_else(|| vec![Provenance::of(Sources::UNKNOWN); function.params.len()]),
         };
         let prov = FunctionProvenance::compute(&ctx, module, function, &body, &du, params.clone());
-        for inst in body
-            .instructions
-            .iter()
-            .filter(|i| i.opcode == Opcode::Call)
-        {
+        for (i, inst) in body.instructions.iter().enumerate() {
+            if inst.opcode != Opcode::Call {
+                continue;
+            }
+            // Only a defined callee's parameters are ever read back.
             let Some(slot) = inst
                 .callee_name()
                 .and_then(|c| index_of.get(c))
+                .filter(|&&c| module.functions.get(c).is_some_and(|f| f.is_definition))
                 .and_then(|&c| passed.get_mut(c))
             else {
                 continue;
             };
             let acc = slot.get_or_insert_with(Vec::new);
-            for (j, arg) in inst.call_args().iter().enumerate() {
-                let p = prov.value(&du, &arg.value);
+            for j in 0..inst.call_args().len() {
+                let p = prov.operand(&body, &du, i, j);
                 match acc.get_mut(j) {
                     Some(a) => a.join(&p),
                     None => acc.push(p),

@@ -114,23 +114,53 @@ thread_local! {
     /// provenance at every value, and strings there showed in profiles.
     /// Per thread, because a file is analyzed on one thread; it only grows
     /// by distinct names (arguments, fields, builtins).
-    static ORIGINS: std::cell::RefCell<(Vec<Origin>, FxHashMap<Origin, u32>)> = Default::default();
+    /// Every origin by id - 1, and the ids by kind and name (one map per
+    /// kind, so a lookup borrows the name instead of building an `Origin`).
+    static ORIGINS: std::cell::RefCell<OriginTable> = Default::default();
 }
+
+type OriginTable = (Vec<Origin>, [FxHashMap<String, u32>; ORIGIN_KINDS]);
+
+const ORIGIN_KINDS: usize = OriginKind::Memory as usize + 1;
 
 fn intern(kind: OriginKind, name: &str) -> u32 {
     ORIGINS.with(|t| {
         let mut t = t.borrow_mut();
-        let o = Origin {
-            kind,
-            name: name.to_string(),
-        };
-        if let Some(id) = t.1.get(&o) {
+        if let Some(id) = t.1[kind as usize].get(name) {
             return *id;
         }
         let id = t.0.len() as u32 + 1;
-        t.0.push(o.clone());
-        t.1.insert(o, id);
+        t.0.push(Origin {
+            kind,
+            name: name.to_string(),
+        });
+        t.1[kind as usize].insert(name.to_string(), id);
         id
+    })
+}
+
+/// The origin named like `id`'s, of kind `kind`, interned, without copying
+/// the name unless it is new. 0 for an unknown id.
+fn intern_as(kind: OriginKind, id: u32) -> u32 {
+    ORIGINS.with(|t| {
+        let mut t = t.borrow_mut();
+        let Some(o) = id.checked_sub(1).and_then(|i| t.0.get(i as usize)) else {
+            return 0;
+        };
+        if o.kind == kind {
+            return id;
+        }
+        if let Some(found) = t.1[kind as usize].get(&o.name) {
+            return *found;
+        }
+        let name = o.name.clone();
+        let new = t.0.len() as u32 + 1;
+        t.0.push(Origin {
+            kind,
+            name: name.clone(),
+        });
+        t.1[kind as usize].insert(name, new);
+        new
     })
 }
 
@@ -172,7 +202,8 @@ impl Provenance {
     pub fn join(&mut self, other: &Provenance) {
         let was_empty = self.sources.0 == 0;
         self.sources.0 |= other.sources.0;
-        for &o in other.origins.iter().filter(|o| **o != 0) {
+        // Origins fill their slots from the first, so the named ones are a prefix.
+        for &o in other.origins.iter().take_while(|o| **o != 0) {
             if self.origins.contains(&o) {
                 continue;
             }
@@ -982,12 +1013,22 @@ impl<'a> Walker<'_, 'a> {
             .and_then(|p| self.module.types.addrspace(p.ty))
             .unwrap_or(0);
         let param = fp.param(k);
-        let arg_name = param.origin_of(OriginKind::Argument).map(|o| o.name);
+        // Memory named by the parameter's first origin (interned by id, as
+        // every load from a buffer asks).
+        let memory = |sources: Sources| {
+            let id = intern_as(OriginKind::Memory, param.origins[0]);
+            if id == 0 {
+                return Provenance::named(sources, OriginKind::Memory, &format!("argument {k}"));
+            }
+            let mut p = Provenance::of(sources);
+            p.origins[0] = id;
+            p
+        };
         match addrspace {
             2 => {
                 let name = self
                     .field_name(&param, inst, geps)
-                    .or(arg_name)
+                    .or_else(|| param.origin_of(OriginKind::Argument).map(|o| o.name))
                     .unwrap_or_else(|| format!("argument {k}"));
                 let kind = if name.contains('.') {
                     OriginKind::Field
@@ -996,20 +1037,8 @@ impl<'a> Walker<'_, 'a> {
                 };
                 Provenance::named(Sources::UNIFORM, kind, &name)
             }
-            1 => {
-                let name = param
-                    .origins()
-                    .next()
-                    .map_or_else(|| format!("argument {k}"), |o| o.name);
-                Provenance::named(Sources::DEVICE_MEMORY, OriginKind::Memory, &name)
-            }
-            3 => {
-                let name = param
-                    .origins()
-                    .next()
-                    .map_or_else(|| format!("argument {k}"), |o| o.name);
-                Provenance::named(Sources::THREADGROUP_MEMORY, OriginKind::Memory, &name)
-            }
+            1 => memory(Sources::DEVICE_MEMORY),
+            3 => memory(Sources::THREADGROUP_MEMORY),
             _ => Provenance::of(Sources::UNKNOWN),
         }
     }

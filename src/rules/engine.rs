@@ -10,6 +10,7 @@ use crate::analysis::divergence::{
 };
 use crate::analysis::provenance::Class;
 use crate::ir::{Instruction, Opcode, Type, TypeId, TypeTable, Value};
+use rustc_hash::FxHashMap;
 
 /// Hops a chain step may take through `through` opcodes.
 const MAX_HOPS: usize = 8;
@@ -106,8 +107,11 @@ pub struct Candidates<'a> {
     /// Instructions of opcode `o` are `by_opcode[starts[o]..starts[o + 1]]`.
     starts: Vec<u32>,
     by_opcode: Vec<u32>,
-    /// Direct calls: (instruction, callee).
-    calls: Vec<(u32, &'a str)>,
+    /// Each distinct direct callee, with its calls:
+    /// `calls[callees[k].1..callees[k + 1].1]` (a last entry closes the rows),
+    /// so a callee name is matched once per function, not once per call.
+    callees: Vec<(&'a str, u32)>,
+    calls: Vec<u32>,
 }
 
 const OPCODES: usize = Opcode::Other as usize + 1;
@@ -115,14 +119,34 @@ const OPCODES: usize = Opcode::Other as usize + 1;
 impl<'a> Candidates<'a> {
     pub fn new(body: &crate::ir::Body<'a>) -> Self {
         let mut starts = vec![0u32; OPCODES + 1];
-        let mut calls = Vec::new();
+        // (callee group, instruction) of each direct call.
+        let mut group: FxHashMap<&'a str, u32> = FxHashMap::default();
+        let mut callees: Vec<(&'a str, u32)> = Vec::new();
+        let mut direct: Vec<(u32, u32)> = Vec::new();
         for (i, inst) in body.instructions.iter().enumerate() {
             starts[inst.opcode as usize + 1] += 1;
             if inst.opcode == Opcode::Call
                 && let Some(c) = inst.callee_name()
             {
-                calls.push((i as u32, c));
+                let g = *group.entry(c).or_insert_with(|| {
+                    callees.push((c, 0));
+                    callees.len() as u32 - 1
+                });
+                callees[g as usize].1 += 1;
+                direct.push((g, i as u32));
             }
+        }
+        // Counts to row starts, then each call into its row, in order.
+        let mut at = 0;
+        for c in &mut callees {
+            (c.1, at) = (at, at + c.1);
+        }
+        callees.push(("", at));
+        let mut fill: Vec<u32> = callees.iter().map(|c| c.1).collect();
+        let mut calls = vec![0u32; direct.len()];
+        for (g, i) in direct {
+            calls[fill[g as usize] as usize] = i;
+            fill[g as usize] += 1;
         }
         for o in 0..OPCODES {
             starts[o + 1] += starts[o];
@@ -137,6 +161,7 @@ impl<'a> Candidates<'a> {
         Candidates {
             starts,
             by_opcode,
+            callees,
             calls,
         }
     }
@@ -169,15 +194,12 @@ impl<'a> Candidates<'a> {
             }
         }
         if !m.calls.is_empty() {
-            let before = out.len();
-            out.extend(
-                self.calls
-                    .iter()
-                    .filter(|(_, c)| m.calls.iter().any(|x| name_matches(x, c)))
-                    .map(|(i, _)| *i),
-            );
-            if out.len() > before {
-                lists += 1;
+            for w in self.callees.windows(2) {
+                let ((name, a), (_, b)) = (w[0], w[1]);
+                if m.calls.iter().any(|x| name_matches(x, name)) {
+                    lists += 1;
+                    out.extend_from_slice(&self.calls[a as usize..b as usize]);
+                }
             }
         }
         if lists > 1 {
