@@ -30,12 +30,19 @@ pub struct DefUse<'a> {
     operand_starts: Vec<u32>,
     operand_defs: Vec<u32>,
     /// Users of value `v` are `users[starts[v]..starts[v + 1]]`, where
-    /// parameters come first, then instructions (a value's slot).
-    starts: Vec<u32>,
-    users: Vec<u32>,
+    /// parameters come first, then instructions (a value's slot). Made on
+    /// first use: most functions never ask (only some rules and source
+    /// mapping do).
+    rows: std::cell::OnceCell<Users>,
     params: usize,
     /// The block of each instruction.
     block_of: Vec<u32>,
+}
+
+#[derive(Debug, Default)]
+struct Users {
+    starts: Vec<u32>,
+    users: Vec<u32>,
 }
 
 /// `%12` is numbered 12; `%012` or `%x` are names. Numbers past `limit`
@@ -88,7 +95,6 @@ impl<'a> DefUse<'a> {
         let total: usize = body.instructions.iter().map(|i| i.operands.len()).sum();
         du.operand_starts.reserve(n + 1);
         du.operand_defs.reserve(total);
-        let mut starts = vec![0u32; params + n + 1];
         for inst in &body.instructions {
             du.operand_starts.push(du.operand_defs.len() as u32);
             for op in inst.operands.iter() {
@@ -96,32 +102,10 @@ impl<'a> DefUse<'a> {
                     Value::Local(name) => du.slot(name).map_or(0, |s| s + 1),
                     _ => 0,
                 };
-                if d != 0 {
-                    starts[d as usize] += 1;
-                }
                 du.operand_defs.push(d);
             }
         }
         du.operand_starts.push(du.operand_defs.len() as u32);
-        // Counts to row starts, then place each user.
-        for v in 0..params + n {
-            starts[v + 1] += starts[v];
-        }
-        let mut fill = starts.clone();
-        let mut users = vec![0u32; starts[params + n] as usize];
-        for i in 0..n {
-            let (a, b) = (
-                du.operand_starts[i] as usize,
-                du.operand_starts[i + 1] as usize,
-            );
-            for &d in &du.operand_defs[a..b] {
-                if d != 0 {
-                    let v = d as usize - 1;
-                    users[fill[v] as usize] = i as u32;
-                    fill[v] += 1;
-                }
-            }
-        }
         let mut block_of = vec![0u32; n];
         for (b, block) in body.blocks.iter().enumerate() {
             for i in block.instructions.clone() {
@@ -130,8 +114,6 @@ impl<'a> DefUse<'a> {
                 }
             }
         }
-        du.starts = starts;
-        du.users = users;
         du.block_of = block_of;
         du
     }
@@ -177,6 +159,52 @@ impl<'a> DefUse<'a> {
         d.checked_sub(1).map(|s| self.def_at(s))
     }
 
+    /// The definitions of instruction `i`'s operands, encoded: pass each
+    /// to `decode`. Empty for an index out of range.
+    pub fn operand_row(&self, i: usize) -> &[u32] {
+        match (self.operand_starts.get(i), self.operand_starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.operand_defs.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// An entry of `operand_row`: the operand's definition, if it has one.
+    #[inline]
+    pub fn decode(&self, d: u32) -> Option<Def> {
+        d.checked_sub(1).map(|s| self.def_at(s))
+    }
+
+    /// Counts each value's users, then places them (compressed rows).
+    fn users_by_value(&self) -> Users {
+        let values = self.params + self.block_of.len();
+        let mut starts = vec![0u32; values + 1];
+        for &d in &self.operand_defs {
+            if let Some(c) = starts.get_mut(d as usize).filter(|_| d != 0) {
+                *c += 1;
+            }
+        }
+        for v in 0..values {
+            starts[v + 1] += starts[v];
+        }
+        let mut fill = starts.clone();
+        let mut users = vec![0u32; starts[values] as usize];
+        for (i, w) in self.operand_starts.windows(2).enumerate() {
+            for &d in self
+                .operand_defs
+                .get(w[0] as usize..w[1] as usize)
+                .unwrap_or(&[])
+            {
+                if let Some(f) = d.checked_sub(1).and_then(|v| fill.get_mut(v as usize)) {
+                    if let Some(u) = users.get_mut(*f as usize) {
+                        *u = i as u32;
+                    }
+                    *f += 1;
+                }
+            }
+        }
+        Users { starts, users }
+    }
+
     /// Instructions that use `def`, in order; one that uses the value
     /// twice appears twice.
     pub fn users(&self, def: Def) -> impl Iterator<Item = usize> + '_ {
@@ -184,11 +212,12 @@ impl<'a> DefUse<'a> {
             Def::Param(p) => p,
             Def::Inst(i) => self.params + i,
         };
-        let (a, b) = match (self.starts.get(v), self.starts.get(v + 1)) {
+        let rows = self.rows.get_or_init(|| self.users_by_value());
+        let (a, b) = match (rows.starts.get(v), rows.starts.get(v + 1)) {
             (Some(a), Some(b)) => (*a as usize, *b as usize),
             _ => (0, 0),
         };
-        self.users
+        rows.users
             .get(a..b)
             .unwrap_or(&[])
             .iter()

@@ -200,6 +200,11 @@ impl Provenance {
     }
 
     pub fn join(&mut self, other: &Provenance) {
+        // Nothing yet: the join is `other` (the common case, a first operand).
+        if self.sources.0 == 0 && self.origins[0] == 0 {
+            *self = *other;
+            return;
+        }
         let was_empty = self.sources.0 == 0;
         self.sources.0 |= other.sources.0;
         // Origins fill their slots from the first, so the named ones are a prefix.
@@ -892,8 +897,14 @@ impl<'a> Walker<'_, 'a> {
             Opcode::Other | Opcode::LandingPad | Opcode::VAArg => Provenance::of(Sources::UNKNOWN),
             _ => {
                 let mut p = Provenance::default();
-                for j in 0..inst.operands.len() {
-                    p.join(&self.operand(fp, i, j));
+                let defs = self.du.operand_row(i);
+                for (j, op) in inst.operands.iter().enumerate() {
+                    let q = match defs.get(j).and_then(|&d| self.du.decode(d)) {
+                        Some(Def::Param(k)) => fp.param(k),
+                        Some(Def::Inst(k)) => fp.insts.get(k).copied().unwrap_or_default(),
+                        None => value_prov(&fp.params, &fp.insts, self.du, &op.value, 0),
+                    };
+                    p.join(&q);
                 }
                 p
             }
