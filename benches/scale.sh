@@ -55,11 +55,14 @@ printf 'target triple = "air64-apple-macosx15.0.0"\n' > "$empty"
 
 # --- measuring: best wall time and the largest peak RSS over the runs ---
 best() {  # runs, command... -> "seconds peak_KiB" on stdout; the command's stdout goes to $OUT
-    local n=$1 s k t0 bs=999999 bk=0 i; shift
+    local n=$1 s k t0 rc bs=999999 bk=0 i; shift
     for ((i = 0; i < n; i++)); do
         # Wall time from bash (GNU time's %e has 10 ms steps), peak RSS from GNU time.
         t0=$EPOCHREALTIME
-        /usr/bin/time -f '%M' -o "$dir/time.txt" "$@" > "${OUT:-/dev/null}" 2> "$dir/stderr.txt" || true
+        rc=0
+        /usr/bin/time -f '%M' -o "$dir/time.txt" "$@" > "${OUT:-/dev/null}" 2> "$dir/stderr.txt" || rc=$?
+        # air-scan exits 1 when it reports findings; anything higher is a failure.
+        [ "$rc" -le 1 ] || log "warning: exit status $rc from $* (see $dir/stderr.txt)"
         s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
         k=$(tail -n1 "$dir/time.txt")
         bs=$(awk -v a="$s" -v b="$bs" 'BEGIN { print (a < b) ? a : b }')
