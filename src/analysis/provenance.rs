@@ -199,6 +199,7 @@ impl Provenance {
         }
     }
 
+    #[inline]
     pub fn join(&mut self, other: &Provenance) {
         // Nothing yet: the join is `other` (the common case, a first operand).
         if self.sources.0 == 0 && self.origins[0] == 0 {
@@ -515,6 +516,7 @@ impl FunctionProvenance {
             stores: Vec::new(),
             dep_starts: Vec::new(),
             deps: Vec::new(),
+            from_global: Default::default(),
         };
         walker.prepare();
         let mut incomplete = Vec::new();
@@ -686,6 +688,8 @@ struct Walker<'w, 'a> {
     /// `deps[dep_starts[i]..dep_starts[i + 1]]`.
     dep_starts: Vec<u32>,
     deps: Vec<u32>,
+    /// What a load from each global gives, found once per function.
+    from_global: std::cell::RefCell<FxHashMap<&'a str, Provenance>>,
 }
 
 impl<'a> Walker<'_, 'a> {
@@ -902,7 +906,15 @@ impl<'a> Walker<'_, 'a> {
                     let q = match defs.get(j).and_then(|&d| self.du.decode(d)) {
                         Some(Def::Param(k)) => fp.param(k),
                         Some(Def::Inst(k)) => fp.insts.get(k).copied().unwrap_or_default(),
-                        None => value_prov(&fp.params, &fp.insts, self.du, &op.value, 0),
+                        None => match op.value {
+                            // Not defined here (a defined local has a row entry).
+                            Value::Local(_) => Provenance::of(Sources::UNKNOWN),
+                            Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => {
+                                value_prov(&fp.params, &fp.insts, self.du, &op.value, 0)
+                            }
+                            Value::Label(_) | Value::Metadata(_) => Provenance::default(),
+                            _ => Provenance::of(Sources::LITERAL),
+                        },
                     };
                     p.join(&q);
                 }
@@ -965,7 +977,14 @@ impl<'a> Walker<'_, 'a> {
         }
         let mut p = match l.root {
             PtrRoot::Param(k) => self.load_from_param(fp, k, inst, geps),
-            PtrRoot::Global(g) => self.load_from_global(g),
+            PtrRoot::Global(g) => {
+                let known = self.from_global.borrow().get(g).copied();
+                known.unwrap_or_else(|| {
+                    let p = self.load_from_global(g);
+                    self.from_global.borrow_mut().insert(g, p);
+                    p
+                })
+            }
             PtrRoot::Alloca(a) => {
                 let mut p = Provenance::default();
                 for &(_, s) in self.stores_into(a) {

@@ -109,6 +109,9 @@ pub struct Rule {
     pub hook: Option<&'static dyn RuleHook>,
     /// Where the pattern came from (built in, or a user's file).
     pub origin: String,
+    /// The first paragraph of the pattern's `fix`, every finding's help
+    /// unless its hook gives other advice; made once, not per finding.
+    help: String,
 }
 
 /// The rules in force for a scan.
@@ -129,6 +132,7 @@ impl RuleSet {
             let pattern =
                 Pattern::parse(text).map_err(|e| format!("built-in pattern {file}: {e}"))?;
             rules.push(Rule {
+                help: first_paragraph(&pattern.fix),
                 pattern,
                 hook: None,
                 origin: format!("patterns/{file}"),
@@ -158,6 +162,7 @@ impl RuleSet {
                     ));
                 }
                 rules.push(Rule {
+                    help: first_paragraph(&pattern.fix),
                     pattern,
                     hook: None,
                     origin: f.display().to_string(),
@@ -324,8 +329,6 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
 fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
     let index = engine::Candidates::new(ctx.body);
     for rule in &rules.rules {
-        // The pattern's help, made once per rule and function.
-        let mut help: Option<String> = None;
         for m in engine::matches(&rule.pattern.matcher, ctx, &index) {
             let Some(inst) = ctx.body.instructions.get(m.inst) else {
                 continue;
@@ -347,10 +350,7 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
                 severity: rule.pattern.severity,
                 category: rule.pattern.category.clone(),
                 message: description.message,
-                help: description.help.unwrap_or_else(|| {
-                    help.get_or_insert_with(|| first_paragraph(&rule.pattern.fix))
-                        .clone()
-                }),
+                help: description.help.unwrap_or_else(|| rule.help.clone()),
                 path: path.to_string(),
                 function: ctx.function.name.to_string(),
                 kernels: ctx.kernels.iter().map(|k| k.to_string()).collect(),
