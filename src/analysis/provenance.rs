@@ -322,6 +322,8 @@ impl<'a> ModuleContext<'a> {
             functions: FxHashMap::default(),
             globals: FxHashMap::default(),
         };
+        ctx.functions.reserve(module.functions.len());
+        ctx.globals.reserve(module.globals.len());
         for (i, f) in module.functions.iter().enumerate() {
             ctx.functions.entry(f.name).or_insert(i);
         }
