@@ -454,6 +454,7 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
     let air = ir::air::air_info(&module);
     diagnostics.extend(air.diagnostics.iter().cloned());
+    module.metadata.forget_parsed();
 
     let nothing_read = module.functions.is_empty()
         && module.globals.is_empty()

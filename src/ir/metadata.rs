@@ -192,14 +192,25 @@ pub struct MetaEntry {
 }
 
 /// One numbered node: where its text is, and the node once asked for.
+/// 24 bytes: a large module has hundreds of thousands of nodes, most never
+/// asked for. Offsets fit in `u32` because `MAX_FILE_SIZE` is under 4 GiB.
 #[derive(Debug)]
 struct Slot<'a> {
     id: u32,
-    start: usize,
-    len: u32,
+    start: u32,
+    /// The text's length, with `DISTINCT` set for `distinct` nodes.
+    len_and_distinct: u32,
     line: u32,
-    distinct: bool,
     node: std::cell::OnceCell<Option<Box<MetaNode<'a>>>>,
+}
+
+const DISTINCT: u32 = 1 << 31;
+
+impl Slot<'_> {
+    fn range(&self) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + (self.len_and_distinct & !DISTINCT) as usize
+    }
 }
 
 /// Numbered metadata of a module, sorted by id.
@@ -243,13 +254,13 @@ impl<'a> MetadataTable<'a> {
         if self.slots.last().is_some_and(|s| s.id >= id) {
             self.sorted = false;
         }
-        let len = u32::try_from(range.len()).unwrap_or(u32::MAX);
+        // A node over 2 GiB is cut short, and fails to parse when used.
+        let len = u32::try_from(range.len()).map_or(DISTINCT - 1, |l| l.min(DISTINCT - 1));
         self.slots.push(Slot {
             id,
-            start: range.start,
-            len,
+            start: u32::try_from(range.start).unwrap_or(u32::MAX),
+            len_and_distinct: len | if distinct { DISTINCT } else { 0 },
             line,
-            distinct,
             node: Default::default(),
         });
     }
@@ -257,6 +268,7 @@ impl<'a> MetadataTable<'a> {
     /// Puts the slots in id order, the last definition of an id winning.
     /// The reader calls it once all nodes are in.
     pub fn finish(&mut self) {
+        self.slots.shrink_to_fit();
         if self.sorted {
             return;
         }
@@ -285,7 +297,7 @@ impl<'a> MetadataTable<'a> {
     pub fn entry(&self, id: u32) -> Option<MetaEntry> {
         let s = self.slot(id)?;
         Some(MetaEntry {
-            distinct: s.distinct,
+            distinct: s.len_and_distinct & DISTINCT != 0,
             line: s.line,
         })
     }
@@ -294,7 +306,7 @@ impl<'a> MetadataTable<'a> {
         let s = self.slot(id)?;
         s.node
             .get_or_init(|| {
-                let text = self.text.get(s.start..s.start + s.len as usize)?;
+                let text = self.text.get(s.range())?;
                 let mut types = self.scratch_types.try_borrow_mut().ok()?;
                 let mut p =
                     super::parser::Parser::new(super::lexer::Lexer::new(text, s.line), &mut types);
@@ -311,6 +323,15 @@ impl<'a> MetadataTable<'a> {
                 }
             })
             .as_deref()
+    }
+
+    /// Drops every node parsed so far (they are parsed again if asked
+    /// for): the AIR layer reads thousands of nodes once, and keeping them
+    /// through the scan cost ~0.4x the input at the peak.
+    pub fn forget_parsed(&mut self) {
+        for s in &mut self.slots {
+            s.node.take();
+        }
     }
 
     /// Parses every node not parsed yet, so that `take_errors` covers them
