@@ -168,6 +168,11 @@ impl<'a> DefUse<'a> {
         }
     }
 
+    /// The length of all rows together: the function's operand count.
+    pub fn operand_row_total(&self) -> usize {
+        self.operand_defs.len()
+    }
+
     /// An entry of `operand_row`: the operand's definition, if it has one.
     #[inline]
     pub fn decode(&self, d: u32) -> Option<Def> {

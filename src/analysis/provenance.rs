@@ -728,26 +728,32 @@ impl<'a> Walker<'_, 'a> {
         self.stores.sort_by_key(|s| s.0);
         self.dep_starts.reserve(n + 1);
         let mut deps = std::mem::take(&mut self.deps);
-        for (i, inst) in body.instructions.iter().enumerate() {
-            self.dep_starts.push(deps.len() as u32);
-            let local = |deps: &mut Vec<u32>, k: usize, j: usize| {
-                if let Some(Def::Inst(d)) = du.operand(k, j) {
-                    deps.push(d as u32);
+        deps.reserve(du.operand_row_total());
+        // From the rows of definitions alone: no second walk over the
+        // instructions themselves.
+        let local = |deps: &mut Vec<u32>, row: &[u32]| {
+            for &d in row {
+                if let Some(Def::Inst(k)) = du.decode(d) {
+                    deps.push(k as u32);
                 }
-            };
-            for j in 0..inst.operands.len() {
-                local(&mut deps, i, j);
             }
+        };
+        for i in 0..n {
+            self.dep_starts.push(deps.len() as u32);
+            local(&mut deps, du.operand_row(i));
             let Some(l) = self.load(i) else { continue };
             for &g in self.gep_slice(l) {
-                let g = g as usize;
-                for j in 1..body.instructions.get(g).map_or(0, |x| x.operands.len()) {
-                    local(&mut deps, g, j);
-                }
+                local(
+                    &mut deps,
+                    du.operand_row(g as usize).get(1..).unwrap_or(&[]),
+                );
             }
             if let PtrRoot::Alloca(a) = l.root {
-                for &(_, s) in self.stores_into(a) {
-                    local(&mut deps, s as usize, 0);
+                for &(_, st) in self.stores_into(a) {
+                    local(
+                        &mut deps,
+                        du.operand_row(st as usize).get(..1).unwrap_or(&[]),
+                    );
                 }
             }
         }

@@ -115,6 +115,7 @@ pub struct Candidates<'a> {
 }
 
 const OPCODES: usize = Opcode::Other as usize + 1;
+const _: () = assert!(OPCODES <= 256, "opcodes are kept as bytes");
 
 impl<'a> Candidates<'a> {
     pub fn new(body: &crate::ir::Body<'a>) -> Self {
@@ -123,8 +124,12 @@ impl<'a> Candidates<'a> {
         let mut group: FxHashMap<&'a str, u32> = FxHashMap::default();
         let mut callees: Vec<(&'a str, u32)> = Vec::new();
         let mut direct: Vec<(u32, u32)> = Vec::new();
+        // Opcodes kept aside, so placing each instruction needs no second
+        // walk over the (large) instructions.
+        let mut opcodes: Vec<u8> = Vec::with_capacity(body.instructions.len());
         for (i, inst) in body.instructions.iter().enumerate() {
             starts[inst.opcode as usize + 1] += 1;
+            opcodes.push(inst.opcode as u8);
             if inst.opcode == Opcode::Call
                 && let Some(c) = inst.callee_name()
             {
@@ -153,8 +158,8 @@ impl<'a> Candidates<'a> {
         }
         let mut fill = starts.clone();
         let mut by_opcode = vec![0u32; body.instructions.len()];
-        for (i, inst) in body.instructions.iter().enumerate() {
-            let f = &mut fill[inst.opcode as usize];
+        for (i, &o) in opcodes.iter().enumerate() {
+            let f = &mut fill[o as usize];
             by_opcode[*f as usize] = i as u32;
             *f += 1;
         }
