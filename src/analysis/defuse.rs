@@ -1,7 +1,7 @@
 //! Def-use chains of one function: where each local is defined, which
 //! instructions use it, and which block each instruction sits in.
 
-use crate::ir::{Body, Function, Value};
+use crate::ir::{Body, Function, Opcode, Value};
 use rustc_hash::FxHashMap;
 
 /// Where a local value comes from.
@@ -37,6 +37,8 @@ pub struct DefUse<'a> {
     params: usize,
     /// The block of each instruction.
     block_of: Vec<u32>,
+    /// The opcode of each instruction.
+    opcodes: Vec<Opcode>,
 }
 
 #[derive(Debug, Default)]
@@ -72,27 +74,37 @@ impl<'a> DefUse<'a> {
             params,
             ..Default::default()
         };
+        // One walk over the instructions gathers names, operand counts and
+        // opcodes (which later analyses read here, not from the large
+        // instruction structs).
+        let mut total = 0;
+        du.opcodes.reserve(n);
         let names = function
             .params
             .iter()
             .map(|p| p.name)
-            .chain(body.instructions.iter().map(|i| i.result));
+            .chain(body.instructions.iter().map(|i| {
+                total += i.operands.len();
+                du.opcodes.push(i.opcode);
+                i.result
+            }));
         // A name defined twice keeps its last definition, as a map would.
+        let (mut numbered, mut named) = (Vec::new(), FxHashMap::default());
         for (slot, name) in names.enumerate() {
             let Some(name) = name else { continue };
             match number(name, limit) {
                 Some(k) => {
-                    if du.numbered.len() <= k {
-                        du.numbered.resize(k + 1, 0);
+                    if numbered.len() <= k {
+                        numbered.resize(k + 1, 0);
                     }
-                    du.numbered[k] = slot as u32 + 1;
+                    numbered[k] = slot as u32 + 1;
                 }
                 None => {
-                    du.named.insert(name, slot as u32);
+                    named.insert(name, slot as u32);
                 }
             }
         }
-        let total: usize = body.instructions.iter().map(|i| i.operands.len()).sum();
+        (du.numbered, du.named) = (numbered, named);
         du.operand_starts.reserve(n + 1);
         du.operand_defs.reserve(total);
         for inst in &body.instructions {
@@ -166,6 +178,11 @@ impl<'a> DefUse<'a> {
             (Some(&a), Some(&b)) => self.operand_defs.get(a as usize..b as usize).unwrap_or(&[]),
             _ => &[],
         }
+    }
+
+    /// The opcode of each instruction, in order.
+    pub fn opcodes(&self) -> &[Opcode] {
+        &self.opcodes
     }
 
     /// The length of all rows together: the function's operand count.

@@ -703,9 +703,12 @@ impl<'a> Walker<'_, 'a> {
         let n = body.instructions.len();
         self.load_of = vec![u32::MAX; n];
         let mut scratch = Vec::new();
-        for (i, inst) in body.instructions.iter().enumerate() {
-            match inst.opcode {
-                Opcode::Load if !inst.operands.is_empty() => {
+        // Opcodes and operand counts from DefUse: only loads and stores
+        // are looked at.
+        for (i, &opcode) in du.opcodes().iter().enumerate() {
+            let operands = du.operand_row(i).len();
+            match opcode {
+                Opcode::Load if operands > 0 => {
                     let start = self.geps.len() as u32;
                     let root = pointer_root(body, du, i, 0, &mut self.geps);
                     self.load_of[i] = self.loads.len() as u32;
@@ -715,7 +718,7 @@ impl<'a> Walker<'_, 'a> {
                         end: self.geps.len() as u32,
                     });
                 }
-                Opcode::Store if inst.operands.len() >= 2 => {
+                Opcode::Store if operands >= 2 => {
                     scratch.clear();
                     if let PtrRoot::Alloca(a) = pointer_root(body, du, i, 1, &mut scratch) {
                         self.stores.push((a as u32, i as u32));

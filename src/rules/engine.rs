@@ -115,23 +115,20 @@ pub struct Candidates<'a> {
 }
 
 const OPCODES: usize = Opcode::Other as usize + 1;
-const _: () = assert!(OPCODES <= 256, "opcodes are kept as bytes");
 
 impl<'a> Candidates<'a> {
-    pub fn new(body: &crate::ir::Body<'a>) -> Self {
+    /// `opcodes`: those of `body`'s instructions (`DefUse::opcodes`), so
+    /// only the calls among the (large) instructions are read.
+    pub fn new(body: &crate::ir::Body<'a>, opcodes: &[Opcode]) -> Self {
         let mut starts = vec![0u32; OPCODES + 1];
         // (callee group, instruction) of each direct call.
         let mut group: FxHashMap<&'a str, u32> = FxHashMap::default();
         let mut callees: Vec<(&'a str, u32)> = Vec::new();
         let mut direct: Vec<(u32, u32)> = Vec::new();
-        // Opcodes kept aside, so placing each instruction needs no second
-        // walk over the (large) instructions.
-        let mut opcodes: Vec<u8> = Vec::with_capacity(body.instructions.len());
-        for (i, inst) in body.instructions.iter().enumerate() {
-            starts[inst.opcode as usize + 1] += 1;
-            opcodes.push(inst.opcode as u8);
-            if inst.opcode == Opcode::Call
-                && let Some(c) = inst.callee_name()
+        for (i, &opcode) in opcodes.iter().enumerate() {
+            starts[opcode as usize + 1] += 1;
+            if opcode == Opcode::Call
+                && let Some(c) = body.instructions.get(i).and_then(|x| x.callee_name())
             {
                 let g = *group.entry(c).or_insert_with(|| {
                     callees.push((c, 0));
@@ -157,7 +154,7 @@ impl<'a> Candidates<'a> {
             starts[o + 1] += starts[o];
         }
         let mut fill = starts.clone();
-        let mut by_opcode = vec![0u32; body.instructions.len()];
+        let mut by_opcode = vec![0u32; opcodes.len()];
         for (i, &o) in opcodes.iter().enumerate() {
             let f = &mut fill[o as usize];
             by_opcode[*f as usize] = i as u32;

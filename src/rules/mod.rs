@@ -327,7 +327,7 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
 }
 
 fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
-    let index = engine::Candidates::new(ctx.body);
+    let index = engine::Candidates::new(ctx.body, ctx.du.opcodes());
     for rule in &rules.rules {
         for m in engine::matches(&rule.pattern.matcher, ctx, &index) {
             let Some(inst) = ctx.body.instructions.get(m.inst) else {
