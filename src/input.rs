@@ -15,6 +15,9 @@ pub use crate::ir::limits::MAX_FILE_SIZE;
 /// `.metal` go through `compile`).
 pub const IR_EXTENSIONS: &[&str] = &["ll", "air", "metallib", "metal"];
 
+/// Files smaller than this are read into memory rather than mapped.
+const READ_BELOW: u64 = 1 << 20;
+
 /// The bytes of one input file.
 pub enum Source {
     Mapped(memmap2::Mmap),
@@ -57,6 +60,18 @@ pub fn load(path: &Path) -> Result<Source, InputError> {
     }
     if meta.len() == 0 {
         return Ok(Source::Owned(Vec::new()));
+    }
+    // Small files are read: mapping and unmapping each one costs more than
+    // the copy, and with several jobs every unmap interrupts the other
+    // threads to flush their TLBs (a folder of small files scaled 1.3x on
+    // 2 cores for ~1.8x the CPU time).
+    if meta.len() < READ_BELOW {
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        use std::io::Read;
+        return (&file)
+            .read_to_end(&mut bytes)
+            .map(|_| Source::Owned(bytes))
+            .map_err(|e| InputError(format!("cannot read: {e}")));
     }
     // SAFETY: the mapping is read-only; a file truncated by another process
     // while we read it is the only hazard, as with any mmap-based tool.
