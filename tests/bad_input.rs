@@ -22,7 +22,7 @@ fn read_all(text: &str) -> Vec<air_scan::ir::Diagnostic> {
 #[test]
 fn a_malformed_metadata_node_is_reported_with_its_line_when_used() {
     let text = "!0 = !{i32 1}\n!1 = !{i32 }\n!2 = !DILocation(line: 3, column: )\n!3 = !{!0, \n";
-    let mut m = read_module(text);
+    let m = read_module(text);
     // Unbalanced: the reader parses it at once and reports it where it
     // finds out (here, the end of the input after line 4).
     assert!(

@@ -43,9 +43,14 @@ fn read_body<'a>(
         return body;
     };
     let (name, line, body_line) = (f.name, f.line, f.body_line);
-    // About one instruction per 60 bytes of AIR text.
+    // At most one instruction a line: counting lines is cheap, and growing
+    // the vector copied whole bodies (an instruction is ~250 bytes).
+    let lines = module
+        .text
+        .get(range.clone())
+        .map_or(0, |t| memchr::memchr_iter(b'\n', t.as_bytes()).count() + 1);
     body.instructions
-        .reserve((range.len() / 60).min(limits::MAX_INSTRUCTIONS + 1));
+        .reserve(lines.min(limits::MAX_INSTRUCTIONS + 1));
     // Long lines in this body, in the body's own offsets.
     let skipped = module
         .long_lines
