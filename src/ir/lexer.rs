@@ -276,6 +276,17 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Consumes the next token and what follows it up to byte `end`, which
+    /// the caller has read itself: `end` is a token boundary on the same
+    /// line, past the next token.
+    pub fn consume_through(&mut self, end: usize) {
+        self.last_end = end;
+        self.last_line = self.cur.line;
+        self.pos = end.min(self.bytes.len());
+        self.line = self.cur.line;
+        self.cur = self.lex();
+    }
+
     /// Moves to byte offset `pos` (which must be at a token boundary) on `line`.
     pub fn seek(&mut self, pos: usize, line: u32) {
         self.pos = pos.min(self.bytes.len());
