@@ -476,15 +476,7 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
     }
 
     let owned = |s: Option<&str>| s.map(str::to_string);
-    let typed = (0..module.types.len()).any(|i| {
-        matches!(
-            module.types.get(ir::TypeId(i as u32)),
-            ir::Type::Ptr {
-                pointee: Some(_),
-                ..
-            }
-        )
-    });
+    let typed = module.types.has_typed_pointer() || module.metadata.mentions_typed_pointers;
     let mut summary = ModuleSummary {
         source_filename: owned(module.source_filename),
         target_triple: owned(module.target_triple),

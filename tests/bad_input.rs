@@ -186,3 +186,21 @@ fn a_200_mb_module_reads() {
     }
     assert!(instructions > copies * 5);
 }
+
+/// The pointer era does not depend on which metadata nodes the scan parses:
+/// here the only typed pointer is in a node nobody uses (as in
+/// kolinko__effort's `00070_cojest3.ll`, where it is in `!air.kernel`).
+#[test]
+fn a_typed_pointer_only_in_metadata_makes_the_module_typed() {
+    let rules = air_scan::rules::RuleSet::builtin();
+    let typed = "define void @f() {\n  ret void\n}\n!0 = !{void ()* @f, !\"x\"}\n";
+    let opaque = "define void @f() {\n  ret void\n}\n!0 = !{ptr @f, !\"x*\"}\n";
+    for (text, era) in [(typed, "typed"), (opaque, "opaque")] {
+        let report = scan_text("m.ll".into(), text, &rules);
+        assert_eq!(
+            report.module.as_ref().map(|m| m.pointers),
+            Some(era),
+            "{text}"
+        );
+    }
+}

@@ -233,6 +233,9 @@ pub struct MetadataTable<'a> {
     sorted: bool,
     /// Types met while parsing nodes on demand (`void (...)* @f` operands).
     scratch_types: std::cell::RefCell<super::types::TypeTable<'a>>,
+    /// Some node not parsed by the reader spells a typed pointer (`T*`);
+    /// see `TypeTable::has_typed_pointer` for the parsed ones.
+    pub mentions_typed_pointers: bool,
     /// Nodes that failed to parse when first asked for (the reader checks
     /// only their brackets), with their line; see `take_errors`.
     errors: std::cell::RefCell<Vec<super::model::Diagnostic>>,

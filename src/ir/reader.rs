@@ -259,9 +259,14 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
                 // Most nodes: recorded unread; their grammar is checked when
                 // first used (`MetadataTable::get`), which keeps reading
                 // debug info at memchr speed.
-                Some((end, next_line)) => {
-                    p.lx.seek(next_line, t.line + 1);
-                    end
+                Some(node) => {
+                    // A `*` outside strings is a typed pointer (`void ()* @f`):
+                    // the pointer era must not depend on which nodes get used.
+                    if node.has_star {
+                        m.metadata.mentions_typed_pointers = true;
+                    }
+                    p.lx.seek(node.next_line, t.line + 1);
+                    node.end
                 }
                 None => {
                     drop(p.parse_meta_node()?);
@@ -288,11 +293,21 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
     ensure_line_end(p, t.line)
 }
 
+/// A metadata node found by `one_line_node_end`.
+struct OneLineNode {
+    /// Just past its last bracket.
+    end: usize,
+    /// The start of the next line.
+    next_line: usize,
+    /// A `*` outside strings: a typed-pointer type.
+    has_star: bool,
+}
+
 /// Where the metadata node starting at `start` ends, and where the next line
 /// starts, when the node is a `!{...}` or `!Name(...)` that closes every
 /// bracket it opens by the end of its own line (how LLVM prints every node).
 /// `None` sends the node to the full parser, which reports what is wrong.
-fn one_line_node_end(text: &str, start: usize) -> Option<(usize, usize)> {
+fn one_line_node_end(text: &str, start: usize) -> Option<OneLineNode> {
     let bytes = text.as_bytes();
     let rest = bytes.get(start..)?;
     let line_len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
@@ -303,6 +318,7 @@ fn one_line_node_end(text: &str, start: usize) -> Option<(usize, usize)> {
     let mut stack = [0u8; limits::MAX_DEPTH as usize];
     let mut depth = 0;
     let mut opened = false;
+    let mut has_star = false;
     let mut i = 1;
     let mut end = None;
     while i < line.len() {
@@ -332,6 +348,7 @@ fn one_line_node_end(text: &str, start: usize) -> Option<(usize, usize)> {
                 }
             }
             b';' => return None,
+            b'*' => has_star = true,
             _ => {}
         }
         i += 1;
@@ -342,7 +359,11 @@ fn one_line_node_end(text: &str, start: usize) -> Option<(usize, usize)> {
         .iter()
         .find(|b| !matches!(b, b' ' | b'\t' | b'\r'))
     {
-        None | Some(b';') => Some((start + end, (start + line_len + 1).min(bytes.len()))),
+        None | Some(b';') => Some(OneLineNode {
+            end: start + end,
+            next_line: (start + line_len + 1).min(bytes.len()),
+            has_star,
+        }),
         Some(_) => None,
     }
 }

@@ -69,6 +69,20 @@ impl Default for TypeTable<'_> {
 }
 
 impl<'a> TypeTable<'a> {
+    /// True when some type is a typed pointer (`float addrspace(1)*`): the
+    /// module is of the typed-pointer era.
+    pub fn has_typed_pointer(&self) -> bool {
+        self.types.iter().any(|t| {
+            matches!(
+                t,
+                Type::Ptr {
+                    pointee: Some(_),
+                    ..
+                }
+            )
+        })
+    }
+
     pub const VOID: TypeId = TypeId(0);
     pub const I1: TypeId = TypeId(1);
     pub const I8: TypeId = TypeId(2);
