@@ -27,13 +27,20 @@ pub struct MissingTarget {
 }
 
 /// The control-flow graph of one body.
+///
+/// Successors and predecessors are kept flat (one array of targets, one of
+/// offsets per block) rather than a vector per block: a function costs four
+/// allocations instead of two per block, which was most of the time spent
+/// here on modules of many small functions.
 #[derive(Clone, Debug, Default)]
 pub struct Cfg {
-    /// Successors of each block, deduplicated, in the order the terminator
-    /// names them.
-    pub succs: Vec<Vec<usize>>,
-    /// Predecessors of each block, deduplicated, in block order.
-    pub preds: Vec<Vec<usize>>,
+    /// Successors of block `b`: `succ[succ_start[b]..succ_start[b + 1]]`,
+    /// deduplicated, in the order the terminator names them.
+    succ_start: Vec<u32>,
+    succ: Vec<usize>,
+    /// Predecessors, the same way, deduplicated, in block order.
+    pred_start: Vec<u32>,
+    pred: Vec<usize>,
     /// Blocks with no successor: ending in `ret` or `unreachable`, with no
     /// terminator (a reader error, or an opcode the reader does not know such
     /// as `invoke`), or whose every target names no block. Ascending.
@@ -63,83 +70,139 @@ impl Cfg {
             }
         }
 
-        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut succ_start: Vec<u32> = Vec::with_capacity(n + 1);
+        succ_start.push(0);
+        // Most blocks end in a branch with one or two targets.
+        let mut succ: Vec<usize> = Vec::with_capacity(n * 2);
         let mut terminators = vec![None; n];
         let mut missing = Vec::new();
         // added[t] == i + 1: t is already a successor of i (a `switch` may
         // name one block many times, and may have thousands of cases).
         let mut added = vec![0usize; n];
         for (i, block) in body.blocks.iter().enumerate() {
-            let Some(last) = block.instructions.end.checked_sub(1) else {
-                continue;
-            };
-            if last < block.instructions.start {
-                continue;
-            }
-            let Some(inst) = body.instructions.get(last) else {
-                continue;
-            };
-            if !inst.opcode.is_terminator() {
-                continue;
-            }
-            terminators[i] = Some(last);
-            if !matches!(
-                inst.opcode,
-                Opcode::Br | Opcode::Switch | Opcode::IndirectBr
-            ) {
-                continue;
-            }
-            let out = &mut succs[i];
-            for op in &inst.operands {
-                let Value::Label(name) = op.value else {
-                    continue;
-                };
-                match labels.get(name) {
-                    Some(t) => {
-                        if added[t] != i + 1 {
-                            added[t] = i + 1;
-                            out.push(t);
-                        }
-                    }
-                    None => missing.push(MissingTarget {
-                        block: i,
-                        label: name.to_string(),
-                        line: inst.line,
-                    }),
-                }
-            }
+            Self::add_successors(
+                body,
+                i,
+                block,
+                &labels,
+                &mut added,
+                &mut succ,
+                &mut terminators,
+                &mut missing,
+            );
+            succ_start.push(to_u32(succ.len()));
         }
 
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (i, ss) in succs.iter().enumerate() {
-            for &s in ss {
-                // Sources come in ascending order and each (i, s) once, so
-                // `preds` needs no dedup and ends up sorted.
-                preds[s].push(i);
+        // Predecessors by counting sort: sources come in ascending order and
+        // each (i, s) once, so they need no dedup and end up sorted.
+        let mut pred_start = vec![0u32; n + 1];
+        for &s in &succ {
+            pred_start[s + 1] += 1;
+        }
+        for b in 0..n {
+            pred_start[b + 1] += pred_start[b];
+        }
+        let mut fill = added;
+        for (f, &p) in fill.iter_mut().zip(&pred_start) {
+            *f = p as usize;
+        }
+        let mut pred = vec![0usize; succ.len()];
+        for i in 0..n {
+            for &s in &succ[succ_start[i] as usize..succ_start[i + 1] as usize] {
+                pred[fill[s]] = i;
+                fill[s] += 1;
             }
         }
-        let exits = (0..n).filter(|&i| succs[i].is_empty()).collect();
+        let exits = (0..n)
+            .filter(|&i| succ_start[i] == succ_start[i + 1])
+            .collect();
 
-        let rpo = reverse_postorder(&succs, 0);
-        Cfg {
-            succs,
-            preds,
+        let mut cfg = Cfg {
+            succ_start,
+            succ,
+            pred_start,
+            pred,
             exits,
             missing,
             duplicate_labels,
             terminators,
-            rpo,
+            rpo: Vec::new(),
+        };
+        cfg.rpo = reverse_postorder(n, |b| cfg.succs(b), 0);
+        cfg
+    }
+
+    /// Records `block`'s terminator and appends its deduplicated targets to
+    /// `succ` (labels that name no block to `missing`).
+    #[allow(clippy::too_many_arguments)]
+    fn add_successors(
+        body: &Body,
+        i: usize,
+        block: &crate::ir::Block,
+        labels: &LabelIndex,
+        added: &mut [usize],
+        succ: &mut Vec<usize>,
+        terminators: &mut [Option<usize>],
+        missing: &mut Vec<MissingTarget>,
+    ) {
+        let Some(last) = block.instructions.end.checked_sub(1) else {
+            return;
+        };
+        if last < block.instructions.start {
+            return;
         }
+        let Some(inst) = body.instructions.get(last) else {
+            return;
+        };
+        if !inst.opcode.is_terminator() {
+            return;
+        }
+        terminators[i] = Some(last);
+        if !matches!(
+            inst.opcode,
+            Opcode::Br | Opcode::Switch | Opcode::IndirectBr
+        ) {
+            return;
+        }
+        for op in &inst.operands {
+            let Value::Label(name) = op.value else {
+                continue;
+            };
+            match labels.get(name) {
+                Some(t) => {
+                    if added[t] != i + 1 {
+                        added[t] = i + 1;
+                        succ.push(t);
+                    }
+                }
+                None => missing.push(MissingTarget {
+                    block: i,
+                    label: name.to_string(),
+                    line: inst.line,
+                }),
+            }
+        }
+    }
+
+    /// Successors of `block`, deduplicated, in the order its terminator
+    /// names them; empty out of range.
+    pub fn succs(&self, block: usize) -> &[usize] {
+        csr(&self.succ_start, &self.succ, block)
+    }
+
+    /// Predecessors of `block`, deduplicated, ascending; empty out of range.
+    pub fn preds(&self, block: usize) -> &[usize] {
+        csr(&self.pred_start, &self.pred, block)
     }
 
     /// Number of blocks.
     pub fn len(&self) -> usize {
-        self.succs.len()
+        self.terminators.len()
     }
 
     /// True for a declaration (no blocks).
     pub fn is_empty(&self) -> bool {
-        self.succs.is_empty()
+        self.terminators.is_empty()
     }
 
     /// The terminator of `block`: its last instruction when that is `br`,
@@ -172,7 +235,7 @@ impl Cfg {
 
     /// Number of edges (after deduplication).
     pub fn edge_count(&self) -> usize {
-        self.succs.iter().map(Vec::len).sum()
+        self.succ.len()
     }
 
     /// The graph as a petgraph `DiGraph` (node `i` is block `i`), built on
@@ -182,13 +245,27 @@ impl Cfg {
         for _ in 0..self.len() {
             graph.add_node(());
         }
-        for (i, ss) in self.succs.iter().enumerate() {
-            for &s in ss {
+        for i in 0..self.len() {
+            for &s in self.succs(i) {
                 graph.add_edge(NodeIndex::new(i), NodeIndex::new(s), ());
             }
         }
         graph
     }
+}
+
+/// `items[start[i]..start[i + 1]]`, empty when `i` is out of range.
+pub(crate) fn csr<'s>(start: &[u32], items: &'s [usize], i: usize) -> &'s [usize] {
+    match (start.get(i), start.get(i + 1)) {
+        (Some(&s), Some(&e)) => items.get(s as usize..e as usize).unwrap_or(&[]),
+        _ => &[],
+    }
+}
+
+/// Offsets are stored as u32 to halve the offset arrays; a function with
+/// four billion edges would not fit in memory anyway.
+pub(crate) fn to_u32(x: usize) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
 }
 
 /// Label → block. LLVM numbers unnamed blocks, so most AIR labels are
@@ -255,8 +332,11 @@ impl<'a> LabelIndex<'a> {
 /// Reverse postorder of the blocks `root` reaches, by an explicit-stack DFS
 /// (a recursive one overflows on deep graphs). Successors are visited in
 /// order, so the result is deterministic.
-pub(crate) fn reverse_postorder(succs: &[Vec<usize>], root: usize) -> Vec<usize> {
-    let n = succs.len();
+pub(crate) fn reverse_postorder<'g>(
+    n: usize,
+    succs: impl Fn(usize) -> &'g [usize],
+    root: usize,
+) -> Vec<usize> {
     let mut post = Vec::with_capacity(n);
     if root >= n {
         return post;
@@ -267,7 +347,7 @@ pub(crate) fn reverse_postorder(succs: &[Vec<usize>], root: usize) -> Vec<usize>
     seen[root] = true;
     while let Some(top) = stack.last_mut() {
         let (b, next) = *top;
-        if let Some(&s) = succs[b].get(next) {
+        if let Some(&s) = succs(b).get(next) {
             top.1 += 1;
             if !seen[s] {
                 seen[s] = true;
@@ -295,6 +375,14 @@ mod tests {
         Cfg::build(&body)
     }
 
+    fn succ_lists(cfg: &Cfg) -> Vec<Vec<usize>> {
+        (0..cfg.len()).map(|b| cfg.succs(b).to_vec()).collect()
+    }
+
+    fn pred_lists(cfg: &Cfg) -> Vec<Vec<usize>> {
+        (0..cfg.len()).map(|b| cfg.preds(b).to_vec()).collect()
+    }
+
     #[test]
     fn diamond_edges() {
         let cfg = cfg_of(
@@ -310,8 +398,8 @@ join:
 }
 ",
         );
-        assert_eq!(cfg.succs, vec![vec![1, 2], vec![3], vec![3], vec![]]);
-        assert_eq!(cfg.preds, vec![vec![], vec![0], vec![0], vec![1, 2]]);
+        assert_eq!(succ_lists(&cfg), vec![vec![1, 2], vec![3], vec![3], vec![]]);
+        assert_eq!(pred_lists(&cfg), vec![vec![], vec![0], vec![0], vec![1, 2]]);
         assert_eq!(cfg.exits, vec![3]);
         assert!(cfg.missing.is_empty());
         assert_eq!(cfg.reverse_postorder()[0], 0);
@@ -337,7 +425,7 @@ join:
         assert!(diags.is_empty());
         let cfg = Cfg::build(&body);
         assert_eq!(body.blocks[0].label, None);
-        assert_eq!(cfg.succs, vec![vec![1, 2], vec![2], vec![]]);
+        assert_eq!(succ_lists(&cfg), vec![vec![1, 2], vec![2], vec![]]);
         let t = cfg.terminator(&body, 0).unwrap();
         assert_eq!(t.opcode, Opcode::Br);
         assert_eq!(cfg.terminator(&body, 2).unwrap().opcode, Opcode::Ret);
@@ -364,8 +452,8 @@ d:
 }
 ",
         );
-        assert_eq!(cfg.succs[0], vec![3, 1, 2]);
-        assert_eq!(cfg.preds[3], vec![0, 1]);
+        assert_eq!(cfg.succs(0), vec![3, 1, 2]);
+        assert_eq!(cfg.preds(3), vec![0, 1]);
         assert_eq!(cfg.exits, vec![2, 3]);
     }
 
@@ -383,7 +471,7 @@ b:
 }
 ",
         );
-        assert_eq!(cfg.succs, vec![vec![1, 2], vec![2], vec![]]);
+        assert_eq!(succ_lists(&cfg), vec![vec![1, 2], vec![2], vec![]]);
     }
 
     #[test]
@@ -397,7 +485,7 @@ done:
 }
 ",
         );
-        assert_eq!(cfg.succs, vec![vec![1], vec![]]);
+        assert_eq!(succ_lists(&cfg), vec![vec![1], vec![]]);
         assert_eq!(
             cfg.missing,
             vec![MissingTarget {
@@ -454,7 +542,7 @@ a:
 }
 ",
         );
-        assert_eq!(cfg.succs[0], vec![1]);
+        assert_eq!(cfg.succs(0), vec![1]);
         assert_eq!(cfg.duplicate_labels, vec![2]);
     }
 
@@ -474,7 +562,7 @@ a:
         let succs: Vec<Vec<usize>> = (0..n)
             .map(|i| if i + 1 < n { vec![i + 1] } else { vec![] })
             .collect();
-        let rpo = reverse_postorder(&succs, 0);
+        let rpo = reverse_postorder(n, |b| succs[b].as_slice(), 0);
         assert_eq!(rpo.len(), n);
         assert_eq!(rpo[0], 0);
         assert_eq!(rpo[n - 1], n - 1);

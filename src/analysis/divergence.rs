@@ -64,10 +64,12 @@ impl Divergence {
         // Seeds first, so a block a divergent branch decides directly is
         // attributed to that branch rather than to one further out.
         for a in 0..n {
-            if cf.control_deps.decided_by(a).is_empty() {
+            if cf.control_deps().decided_by(a).is_empty() {
                 continue;
             }
-            let onward = cf.cfg.succs[a]
+            let onward = cf
+                .cfg
+                .succs(a)
                 .iter()
                 .filter(|&&s| reaches.get(s).copied().unwrap_or(false))
                 .count();
@@ -80,7 +82,7 @@ impl Divergence {
             if !is_thread_varying(&prov.value(du, &cond.value)) {
                 continue;
             }
-            for &x in cf.control_deps.decided_by(a) {
+            for &x in cf.control_deps().decided_by(a) {
                 if let Some(c) = cause.get_mut(x)
                     && *c == 0
                 {
@@ -91,7 +93,7 @@ impl Divergence {
         }
         while let Some(x) = queue.pop_front() {
             let c = cause.get(x).copied().unwrap_or(0);
-            for &y in cf.control_deps.decided_by(x) {
+            for &y in cf.control_deps().decided_by(x) {
                 if let Some(cy) = cause.get_mut(y)
                     && *cy == 0
                 {
@@ -135,7 +137,7 @@ fn reaches_target(cf: &ControlFlow, targets: &[bool]) -> Vec<bool> {
         reaches[b] = true;
     }
     while let Some(b) = stack.pop() {
-        for &p in cf.cfg.preds.get(b).map_or(&[][..], Vec::as_slice) {
+        for &p in cf.cfg.preds(b) {
             if !reaches[p] {
                 reaches[p] = true;
                 stack.push(p);
@@ -177,7 +179,7 @@ pub fn divergent_deciders(
     let mut seen: FxHashSet<usize> = FxHashSet::default();
     let mut queue = VecDeque::from([block]);
     while let Some(x) = queue.pop_front() {
-        for &a in cf.control_deps.deps(x) {
+        for &a in cf.control_deps().deps(x) {
             if !seen.insert(a) {
                 continue;
             }
@@ -195,7 +197,7 @@ pub fn divergent_deciders(
     // A loop's exit first: for a block in a loop whose trip count varies,
     // that says more than the guard in front of the loop.
     let exits_loop_around = |a: usize| {
-        cf.loops
+        cf.loops()
             .loops
             .iter()
             .any(|l| l.contains(block) && l.exiting.binary_search(&a).is_ok())
@@ -244,7 +246,10 @@ pub fn skipping_meets_target(
     // `a`'s condition is computed inside that loop (it may go the other way
     // next time). A condition fixed for the loop sends a thread the same way
     // every iteration.
-    let loop_of_a = cf.loops.innermost(a).and_then(|l| cf.loops.loops.get(l));
+    let loop_of_a = cf
+        .loops()
+        .innermost(a)
+        .and_then(|l| cf.loops().loops.get(l));
     let variant = loop_of_a.is_some_and(|l| {
         l.contains(b)
             && branch_condition(cf, body, a).is_some_and(|c| match du.def_of(&c.value) {
@@ -252,10 +257,10 @@ pub fn skipping_meets_target(
                 _ => false,
             })
     });
-    let away = cf.cfg.succs.get(a).map_or(&[][..], Vec::as_slice);
+    let away = cf.cfg.succs(a);
     let mut stack: Vec<(usize, usize)> = away
         .iter()
-        .filter(|&&s| s != b && s != toward && !cf.postdom.dominates(toward, s))
+        .filter(|&&s| s != b && s != toward && !cf.postdom().dominates(toward, s))
         .map(|&s| (a, s))
         .collect();
     let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
@@ -294,7 +299,7 @@ fn feasible_successors(
     p: usize,
     x: usize,
 ) -> Vec<usize> {
-    let all = cf.cfg.succs.get(x).cloned().unwrap_or_default();
+    let all = cf.cfg.succs(x).to_vec();
     let Some(t) = cf.cfg.terminator(body, x) else {
         return all;
     };

@@ -30,7 +30,7 @@
 //!   walk stops where an earlier walk from the same branch already went.
 //!   The result can be quadratic in n (deep loop nests), as the relation is.
 
-use super::cfg::Cfg;
+use super::cfg::{Cfg, csr, to_u32};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -293,12 +293,7 @@ pub fn dominators(cfg: &Cfg) -> DomTree {
         return DomTree::default();
     }
     let none: &[usize] = &[];
-    let raw = immediate_dominators(
-        n,
-        0,
-        |x| [cfg.succs[x].as_slice(), none],
-        |x| [cfg.preds[x].as_slice(), none],
-    );
+    let raw = immediate_dominators(n, 0, |x| [cfg.succs(x), none], |x| [cfg.preds(x), none]);
     let in_tree: Vec<bool> = raw.iter().map(|&d| d != UNDEF).collect();
     let idom = raw
         .iter()
@@ -327,13 +322,13 @@ pub fn post_dominators(cfg: &Cfg) -> DomTree {
     let raw = immediate_dominators(
         n + 1,
         n,
-        |x| match cfg.preds.get(x) {
-            Some(p) => [p.as_slice(), none],
-            None => [cfg.exits.as_slice(), joined.as_slice()],
+        |x| match x < n {
+            true => [cfg.preds(x), none],
+            false => [cfg.exits.as_slice(), joined.as_slice()],
         },
-        |x| match cfg.succs.get(x) {
-            Some(s) if to_exit[x] => [s.as_slice(), virtual_exit.as_slice()],
-            Some(s) => [s.as_slice(), none],
+        |x| match to_exit.get(x) {
+            Some(true) => [cfg.succs(x), virtual_exit.as_slice()],
+            Some(false) => [cfg.succs(x), none],
             None => [none, none],
         },
     );
@@ -356,7 +351,7 @@ fn exitless_roots(cfg: &Cfg) -> Vec<usize> {
         reaches[x] = true;
     }
     while let Some(b) = stack.pop() {
-        for &p in &cfg.preds[b] {
+        for &p in cfg.preds(b) {
             if !reaches[p] {
                 reaches[p] = true;
                 stack.push(p);
@@ -379,7 +374,7 @@ fn exitless_roots(cfg: &Cfg) -> Vec<usize> {
         sub.add_node(());
     }
     for (i, &b) in stuck.iter().enumerate() {
-        for &s in &cfg.succs[b] {
+        for &s in cfg.succs(b) {
             if let Some(&j) = local.get(s)
                 && j != usize::MAX
             {
@@ -412,7 +407,8 @@ fn exitless_roots(cfg: &Cfg) -> Vec<usize> {
         let Some(first) = blocks.clone().min_by_key(|&b| key[b]) else {
             continue;
         };
-        let latch = cfg.preds[first]
+        let latch = cfg
+            .preds(first)
             .iter()
             .copied()
             .filter(|&p| !reaches[p] && comp[local[p]] == c)
@@ -452,8 +448,9 @@ impl ControlDependence {
         let mut decided_start = Vec::with_capacity(n + 1);
         let mut decided = Vec::new();
         decided_start.push(0u32);
-        for (a, succs) in cfg.succs.iter().enumerate() {
-            if reachable[a] && succs.len() >= 2 {
+        for (a, &live) in reachable.iter().enumerate() {
+            let succs = cfg.succs(a);
+            if live && succs.len() >= 2 {
                 let stop = postdom.idom(a);
                 for &s in succs {
                     let mut cur = Some(s);
@@ -518,19 +515,6 @@ impl ControlDependence {
     }
 }
 
-fn csr<'s>(start: &[u32], items: &'s [usize], i: usize) -> &'s [usize] {
-    match (start.get(i), start.get(i + 1)) {
-        (Some(&s), Some(&e)) => items.get(s as usize..e as usize).unwrap_or(&[]),
-        _ => &[],
-    }
-}
-
-/// Offsets are stored as u32 to halve the index arrays; a function with four
-/// billion dependences would not fit in memory anyway.
-fn to_u32(x: usize) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -562,23 +546,23 @@ join:
     #[test]
     fn diamond() {
         let f = flow(DIAMOND);
-        assert_eq!(idoms(&f.dom), vec![None, Some(0), Some(0), Some(0)]);
-        assert_eq!(idoms(&f.postdom), vec![Some(3), Some(3), Some(3), None]);
-        assert_eq!(f.postdom.roots(), &[3]);
-        assert!(f.postdom.joined_to_exit().is_empty());
+        assert_eq!(idoms(f.dom()), vec![None, Some(0), Some(0), Some(0)]);
+        assert_eq!(idoms(f.postdom()), vec![Some(3), Some(3), Some(3), None]);
+        assert_eq!(f.postdom().roots(), &[3]);
+        assert!(f.postdom().joined_to_exit().is_empty());
         assert_eq!(
-            all_deps(&f.control_deps, 4),
+            all_deps(f.control_deps(), 4),
             vec![vec![], vec![0], vec![0], vec![]]
         );
-        assert!(f.dom.dominates(0, 3));
-        assert!(!f.dom.dominates(1, 3));
-        assert!(f.dom.dominates(2, 2));
-        assert!(f.postdom.dominates(3, 0));
-        assert!(!f.postdom.dominates(1, 0));
-        assert!(!f.control_deps.is_conditional(3));
-        assert_eq!(f.dom.children(0), &[1, 2, 3]);
-        assert_eq!(f.dom.ancestors(3).collect::<Vec<_>>(), vec![3, 0]);
-        let mut d = f.control_deps.decided_by(0).to_vec();
+        assert!(f.dom().dominates(0, 3));
+        assert!(!f.dom().dominates(1, 3));
+        assert!(f.dom().dominates(2, 2));
+        assert!(f.postdom().dominates(3, 0));
+        assert!(!f.postdom().dominates(1, 0));
+        assert!(!f.control_deps().is_conditional(3));
+        assert_eq!(f.dom().children(0), &[1, 2, 3]);
+        assert_eq!(f.dom().ancestors(3).collect::<Vec<_>>(), vec![3, 0]);
+        let mut d = f.control_deps().decided_by(0).to_vec();
         d.sort();
         assert_eq!(d, vec![1, 2]);
     }
@@ -599,11 +583,11 @@ done:
 declare void @air.wg.barrier(i32, i32)
 ",
         );
-        assert_eq!(idoms(&f.dom), vec![None, Some(0), Some(0)]);
-        assert_eq!(idoms(&f.postdom), vec![Some(2), Some(2), None]);
-        assert_eq!(all_deps(&f.control_deps, 3), vec![vec![], vec![0], vec![]]);
-        assert!(f.control_deps.is_conditional(1));
-        assert!(!f.control_deps.is_conditional(2));
+        assert_eq!(idoms(f.dom()), vec![None, Some(0), Some(0)]);
+        assert_eq!(idoms(f.postdom()), vec![Some(2), Some(2), None]);
+        assert_eq!(all_deps(f.control_deps(), 3), vec![vec![], vec![0], vec![]]);
+        assert!(f.control_deps().is_conditional(1));
+        assert!(!f.control_deps().is_conditional(2));
     }
 
     #[test]
@@ -628,15 +612,15 @@ d:
         );
         // entry=0 a=1 b=2 m=3 d=4
         assert_eq!(
-            idoms(&f.dom),
+            idoms(f.dom()),
             vec![None, Some(0), Some(0), Some(0), Some(0)]
         );
         assert_eq!(
-            idoms(&f.postdom),
+            idoms(f.postdom()),
             vec![Some(4), Some(3), Some(3), Some(4), None]
         );
         assert_eq!(
-            all_deps(&f.control_deps, 5),
+            all_deps(f.control_deps(), 5),
             vec![vec![], vec![0], vec![0], vec![0], vec![]]
         );
     }
@@ -659,12 +643,12 @@ exit:
 }
 ",
         );
-        assert_eq!(idoms(&f.dom), vec![None, Some(0), Some(1), Some(1)]);
-        assert_eq!(idoms(&f.postdom), vec![Some(1), Some(3), Some(1), None]);
+        assert_eq!(idoms(f.dom()), vec![None, Some(0), Some(1), Some(1)]);
+        assert_eq!(idoms(f.postdom()), vec![Some(1), Some(3), Some(1), None]);
         // The header decides both whether the body runs and whether it runs
         // again itself.
         assert_eq!(
-            all_deps(&f.control_deps, 4),
+            all_deps(f.control_deps(), 4),
             vec![vec![], vec![1], vec![1], vec![]]
         );
     }
@@ -688,18 +672,18 @@ latch:
         );
         // entry=0 header=1 a=2 b=3 latch=4; no exit at all.
         assert!(f.cfg.exits.is_empty());
-        assert_eq!(f.postdom.joined_to_exit(), &[4]);
-        assert_eq!(f.postdom.roots(), &[4]);
+        assert_eq!(f.postdom().joined_to_exit(), &[4]);
+        assert_eq!(f.postdom().roots(), &[4]);
         assert_eq!(
-            idoms(&f.postdom),
+            idoms(f.postdom()),
             vec![Some(1), Some(4), Some(4), Some(4), None]
         );
         assert_eq!(
-            idoms(&f.dom),
+            idoms(f.dom()),
             vec![None, Some(0), Some(1), Some(1), Some(1)]
         );
         assert_eq!(
-            all_deps(&f.control_deps, 5),
+            all_deps(f.control_deps(), 5),
             vec![vec![], vec![], vec![1], vec![1], vec![]]
         );
     }
@@ -717,10 +701,13 @@ done:
 }
 ",
         );
-        assert_eq!(f.postdom.joined_to_exit(), &[1]);
-        assert_eq!(f.postdom.roots(), &[0, 1, 2]);
-        assert_eq!(idoms(&f.postdom), vec![None, None, None]);
-        assert_eq!(all_deps(&f.control_deps, 3), vec![vec![], vec![0], vec![0]]);
+        assert_eq!(f.postdom().joined_to_exit(), &[1]);
+        assert_eq!(f.postdom().roots(), &[0, 1, 2]);
+        assert_eq!(idoms(f.postdom()), vec![None, None, None]);
+        assert_eq!(
+            all_deps(f.control_deps(), 3),
+            vec![vec![], vec![0], vec![0]]
+        );
     }
 
     #[test]
@@ -739,14 +726,14 @@ done:
 ",
         );
         // entry=0 dead=1 dead2=2 done=3
-        assert_eq!(idoms(&f.dom), vec![None, None, None, Some(0)]);
-        assert!(!f.dom.contains(1));
-        assert!(!f.dom.dominates(0, 1));
-        assert!(f.dom.dominates(1, 1));
+        assert_eq!(idoms(f.dom()), vec![None, None, None, Some(0)]);
+        assert!(!f.dom().contains(1));
+        assert!(!f.dom().dominates(0, 1));
+        assert!(f.dom().dominates(1, 1));
         // Post-dominance covers dead code too.
-        assert_eq!(idoms(&f.postdom), vec![Some(3), Some(3), Some(1), None]);
+        assert_eq!(idoms(f.postdom()), vec![Some(3), Some(3), Some(1), None]);
         // A dead branch decides nothing.
-        assert_eq!(all_deps(&f.control_deps, 4), vec![Vec::<usize>::new(); 4]);
+        assert_eq!(all_deps(f.control_deps(), 4), vec![Vec::<usize>::new(); 4]);
     }
 
     #[test]
@@ -761,19 +748,19 @@ done:
 ",
         );
         assert_eq!(f.cfg.missing.len(), 1);
-        assert_eq!(idoms(&f.dom), vec![None, Some(0)]);
-        assert_eq!(idoms(&f.postdom), vec![Some(1), None]);
-        assert_eq!(all_deps(&f.control_deps, 2), vec![Vec::<usize>::new(); 2]);
+        assert_eq!(idoms(f.dom()), vec![None, Some(0)]);
+        assert_eq!(idoms(f.postdom()), vec![Some(1), None]);
+        assert_eq!(all_deps(f.control_deps(), 2), vec![Vec::<usize>::new(); 2]);
     }
 
     #[test]
     fn out_of_range_queries() {
         let f = flow(DIAMOND);
-        assert_eq!(f.dom.idom(99), None);
-        assert!(!f.dom.dominates(0, 99));
-        assert!(!f.dom.dominates(99, 0));
-        assert!(f.dom.children(99).is_empty());
-        assert!(f.control_deps.deps(99).is_empty());
+        assert_eq!(f.dom().idom(99), None);
+        assert!(!f.dom().dominates(0, 99));
+        assert!(!f.dom().dominates(99, 0));
+        assert!(f.dom().children(99).is_empty());
+        assert!(f.control_deps().deps(99).is_empty());
         let empty = DomTree::default();
         assert!(!empty.dominates(0, 1));
     }
@@ -785,15 +772,15 @@ done:
         let t = Instant::now();
         let f = flow(&text);
         let took = t.elapsed();
-        assert_eq!(f.dom.idom(0), None);
-        assert!((1..n).all(|b| f.dom.idom(b) == Some(b - 1)));
-        assert!((0..n - 1).all(|b| f.postdom.idom(b) == Some(b + 1)));
-        assert_eq!(f.postdom.idom(n - 1), None);
-        assert!(f.dom.dominates(0, n - 1));
-        assert!(f.postdom.dominates(n - 1, 0));
-        assert!((0..n).all(|b| !f.control_deps.is_conditional(b)));
-        assert!(f.loops.loops.is_empty());
-        assert_eq!(f.loops.depth(n - 1), 0);
+        assert_eq!(f.dom().idom(0), None);
+        assert!((1..n).all(|b| f.dom().idom(b) == Some(b - 1)));
+        assert!((0..n - 1).all(|b| f.postdom().idom(b) == Some(b + 1)));
+        assert_eq!(f.postdom().idom(n - 1), None);
+        assert!(f.dom().dominates(0, n - 1));
+        assert!(f.postdom().dominates(n - 1, 0));
+        assert!((0..n).all(|b| !f.control_deps().is_conditional(b)));
+        assert!(f.loops().loops.is_empty());
+        assert_eq!(f.loops().depth(n - 1), 0);
         eprintln!("straight line of {n} blocks: {took:?}");
     }
 
@@ -810,21 +797,21 @@ done:
         let j = |k: usize| 2 * n - k;
         assert_eq!(f.cfg.len(), 2 * n + 1);
         for k in 0..n - 1 {
-            assert_eq!(f.dom.idom(i(k + 1)), Some(i(k)));
-            assert_eq!(f.dom.idom(j(k)), Some(i(k)));
-            assert_eq!(f.postdom.idom(i(k)), Some(j(k)));
-            assert_eq!(f.control_deps.deps(i(k + 1)), &[i(k)]);
-            assert_eq!(f.control_deps.deps(j(k + 1)), &[i(k)]);
+            assert_eq!(f.dom().idom(i(k + 1)), Some(i(k)));
+            assert_eq!(f.dom().idom(j(k)), Some(i(k)));
+            assert_eq!(f.postdom().idom(i(k)), Some(j(k)));
+            assert_eq!(f.control_deps().deps(i(k + 1)), &[i(k)]);
+            assert_eq!(f.control_deps().deps(j(k + 1)), &[i(k)]);
         }
-        assert_eq!(f.postdom.idom(i(n)), Some(j(n - 1)));
-        assert_eq!(f.postdom.idom(j(0)), None);
-        assert!(f.dom.dominates(i(0), i(n)));
-        assert!(f.dom.dominates(i(10), j(40_000)));
-        assert!(!f.dom.dominates(i(40_000), j(10)));
-        assert!(f.control_deps.deps(i(0)).is_empty());
-        assert!(f.control_deps.deps(j(0)).is_empty());
-        assert_eq!(f.control_deps.deps(i(n)), &[i(n - 1)]);
-        assert!(f.loops.loops.is_empty());
+        assert_eq!(f.postdom().idom(i(n)), Some(j(n - 1)));
+        assert_eq!(f.postdom().idom(j(0)), None);
+        assert!(f.dom().dominates(i(0), i(n)));
+        assert!(f.dom().dominates(i(10), j(40_000)));
+        assert!(!f.dom().dominates(i(40_000), j(10)));
+        assert!(f.control_deps().deps(i(0)).is_empty());
+        assert!(f.control_deps().deps(j(0)).is_empty());
+        assert_eq!(f.control_deps().deps(i(n)), &[i(n - 1)]);
+        assert!(f.loops().loops.is_empty());
         eprintln!("nested ifs {depth} deep: {took:?}");
     }
 
@@ -846,19 +833,19 @@ done:
             let doms = simple_fast(&cfg.to_graph(), to_node(0));
             for b in 0..n {
                 let want = doms.immediate_dominator(to_node(b)).map(|d| d.index());
-                assert_eq!(f.dom.idom(b), want, "round {round} block {b}\n{text}");
+                assert_eq!(f.dom().idom(b), want, "round {round} block {b}\n{text}");
             }
 
             let mut g: DiGraph<(), ()> = DiGraph::new();
             for _ in 0..=n {
                 g.add_node(());
             }
-            for (a, ss) in cfg.succs.iter().enumerate() {
-                for &s in ss {
+            for a in 0..n {
+                for &s in cfg.succs(a) {
                     g.add_edge(to_node(s), to_node(a), ());
                 }
             }
-            for &x in cfg.exits.iter().chain(f.postdom.joined_to_exit()) {
+            for &x in cfg.exits.iter().chain(f.postdom().joined_to_exit()) {
                 g.add_edge(to_node(n), to_node(x), ());
             }
             let pdoms = simple_fast(&g, to_node(n));
@@ -867,8 +854,8 @@ done:
                     .immediate_dominator(to_node(b))
                     .map(|d| d.index())
                     .filter(|&d| d != n);
-                assert!(f.postdom.contains(b), "round {round} block {b}");
-                assert_eq!(f.postdom.idom(b), want, "round {round} block {b}\n{text}");
+                assert!(f.postdom().contains(b), "round {round} block {b}");
+                assert_eq!(f.postdom().idom(b), want, "round {round} block {b}\n{text}");
             }
 
             // Joined blocks reach no exit; every block reaches an exit or a
@@ -881,7 +868,7 @@ done:
                     if goal(b) {
                         return true;
                     }
-                    for &s in &cfg.succs[b] {
+                    for &s in cfg.succs(b) {
                         if !seen[s] {
                             seen[s] = true;
                             stack.push(s);
@@ -890,17 +877,17 @@ done:
                 }
                 false
             };
-            let is_exit = |b: usize| cfg.succs[b].is_empty();
-            for &j in f.postdom.joined_to_exit() {
+            let is_exit = |b: usize| cfg.succs(b).is_empty();
+            for &j in f.postdom().joined_to_exit() {
                 assert!(!reaches(j, &is_exit), "round {round}\n{text}");
             }
-            let joined = f.postdom.joined_to_exit();
+            let joined = f.postdom().joined_to_exit();
             for b in 0..n {
                 assert!(reaches(b, &|x| is_exit(x) || joined.contains(&x)));
             }
 
             // `dominates` against walking the idom chain.
-            for t in [&f.dom, &f.postdom] {
+            for t in [f.dom(), f.postdom()] {
                 for a in 0..n {
                     for b in 0..n {
                         let mut chain = t.ancestors(b);
@@ -913,19 +900,19 @@ done:
             let reachable = cfg.reachable();
             for b in 0..n {
                 let want: Vec<usize> = (0..n)
-                    .filter(|&a| reachable[a] && cfg.succs[a].len() >= 2)
+                    .filter(|&a| reachable[a] && cfg.succs(a).len() >= 2)
                     .filter(|&a| {
-                        cfg.succs[a].iter().any(|&s| f.postdom.dominates(b, s))
-                            && !f.postdom.strictly_dominates(b, a)
+                        cfg.succs(a).iter().any(|&s| f.postdom().dominates(b, s))
+                            && !f.postdom().strictly_dominates(b, a)
                     })
                     .collect();
                 assert_eq!(
-                    f.control_deps.deps(b),
+                    f.control_deps().deps(b),
                     want,
                     "round {round} block {b}\n{text}"
                 );
                 for &a in &want {
-                    assert!(f.control_deps.decided_by(a).contains(&b));
+                    assert!(f.control_deps().decided_by(a).contains(&b));
                 }
             }
         }

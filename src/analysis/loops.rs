@@ -83,7 +83,7 @@ impl Loops {
         // `innermost[header]` names its parent.
         for &h in rpo {
             let mut latches: Vec<usize> = Vec::new();
-            for &a in &cfg.preds[h] {
+            for &a in cfg.preds(h) {
                 if pos[a] == usize::MAX || pos[a] < pos[h] {
                     continue;
                 }
@@ -108,7 +108,7 @@ impl Loops {
                 }
             }
             while let Some(b) = stack.pop() {
-                for &p in &cfg.preds[b] {
+                for &p in cfg.preds(b) {
                     // Dead predecessors are not part of any loop.
                     if mark[p] != stamp && pos[p] != usize::MAX {
                         mark[p] = stamp;
@@ -122,7 +122,7 @@ impl Loops {
             let mut exiting = Vec::new();
             for &b in &blocks {
                 let before = exits.len();
-                exits.extend(cfg.succs[b].iter().copied().filter(|&s| mark[s] != stamp));
+                exits.extend(cfg.succs(b).iter().copied().filter(|&s| mark[s] != stamp));
                 if exits.len() > before {
                     exiting.push(b);
                 }
@@ -214,7 +214,7 @@ exit:
 }
 ",
         );
-        let l = &f.loops;
+        let l = f.loops();
         assert_eq!(
             l.loops,
             vec![Loop {
@@ -253,7 +253,7 @@ exit:
 ",
         );
         // entry=0 outer=1 inner=2 outer.latch=3 exit=4
-        let l = &f.loops;
+        let l = f.loops();
         assert_eq!(l.loops.len(), 2);
         let (o, i) = (&l.loops[0], &l.loops[1]);
         assert_eq!(
@@ -275,7 +275,7 @@ exit:
         assert!(o.contains(2) && !i.contains(3));
         // The inner header decides whether it runs again and whether the
         // outer latch runs; the outer latch decides the outer loop.
-        let cd = &f.control_deps;
+        let cd = f.control_deps();
         assert_eq!(cd.deps(1), &[3]);
         assert_eq!(cd.deps(2), &[2, 3]);
         assert_eq!(cd.deps(3), &[3]);
@@ -300,7 +300,7 @@ exit:
 ",
         );
         // entry=0 h=1 a=2 b=3 exit=4
-        let l = &f.loops;
+        let l = f.loops();
         assert_eq!(
             l.loops,
             vec![Loop {
@@ -314,11 +314,11 @@ exit:
             }]
         );
         assert_eq!(depths(l, 5), vec![0, 1, 1, 1, 0]);
-        assert_eq!(f.postdom.idom(1), Some(2));
-        assert_eq!(f.control_deps.deps(3), &[1]);
+        assert_eq!(f.postdom().idom(1), Some(2));
+        assert_eq!(f.control_deps().deps(3), &[1]);
         // Going to b surely comes back to h, so h depends on itself too.
-        assert_eq!(f.control_deps.deps(1), &[1, 2]);
-        assert_eq!(f.control_deps.deps(2), &[2]);
+        assert_eq!(f.control_deps().deps(1), &[1, 2]);
+        assert_eq!(f.control_deps().deps(2), &[2]);
     }
 
     #[test]
@@ -332,15 +332,15 @@ spin:
 }
 ",
         );
-        let l = &f.loops;
+        let l = f.loops();
         assert_eq!(l.loops.len(), 1);
         assert_eq!(l.loops[0].blocks, vec![1]);
         assert_eq!(l.loops[0].latches, vec![1]);
         assert!(l.loops[0].exits.is_empty());
         assert_eq!(depths(l, 2), vec![0, 1]);
-        assert_eq!(f.postdom.joined_to_exit(), &[1]);
-        assert_eq!(f.postdom.idom(0), Some(1));
-        assert!(!f.control_deps.is_conditional(1));
+        assert_eq!(f.postdom().joined_to_exit(), &[1]);
+        assert_eq!(f.postdom().idom(0), Some(1));
+        assert!(!f.control_deps().is_conditional(1));
     }
 
     #[test]
@@ -359,11 +359,11 @@ exit:
 ",
         );
         // entry=0 x=1 y=2 exit=3: the cycle x ⇄ y is entered at both.
-        assert!(f.loops.loops.is_empty());
-        assert_eq!(depths(&f.loops, 4), vec![0; 4]);
-        assert_eq!(f.loops.irreducible.len(), 1);
-        assert_eq!(f.dom.idom(1), Some(0));
-        assert_eq!(f.dom.idom(2), Some(0));
+        assert!(f.loops().loops.is_empty());
+        assert_eq!(depths(f.loops(), 4), vec![0; 4]);
+        assert_eq!(f.loops().irreducible.len(), 1);
+        assert_eq!(f.dom().idom(1), Some(0));
+        assert_eq!(f.dom().idom(2), Some(0));
     }
 
     #[test]
@@ -379,9 +379,9 @@ b:
 }
 ",
         );
-        assert!(f.loops.loops.is_empty());
-        assert!(f.loops.irreducible.is_empty());
-        assert_eq!(depths(&f.loops, 3), vec![0; 3]);
+        assert!(f.loops().loops.is_empty());
+        assert!(f.loops().irreducible.is_empty());
+        assert_eq!(depths(f.loops(), 3), vec![0; 3]);
     }
 
     #[test]
@@ -399,9 +399,9 @@ exit:
 }
 ",
         );
-        assert_eq!(f.loops.loops.len(), 1);
-        assert_eq!(f.loops.loops[0].blocks, vec![1]);
-        assert_eq!(f.loops.depth(2), 0);
+        assert_eq!(f.loops().loops.len(), 1);
+        assert_eq!(f.loops().loops[0].blocks, vec![1]);
+        assert_eq!(f.loops().depth(2), 0);
     }
 
     #[test]
@@ -416,8 +416,8 @@ h:
 ",
         );
         assert_eq!(f.cfg.missing.len(), 1);
-        assert_eq!(f.loops.loops.len(), 1);
-        assert_eq!(depths(&f.loops, 2), vec![0, 1]);
+        assert_eq!(f.loops().loops.len(), 1);
+        assert_eq!(depths(f.loops(), 2), vec![0, 1]);
     }
 
     #[test]
@@ -441,10 +441,10 @@ h:
         }
         s.push_str("exit:\n  ret void\n}\n");
         let f = flow(&s);
-        assert_eq!(f.loops.loops.len(), d);
-        assert_eq!(f.loops.depth(1 + d), d as u32);
-        assert_eq!(f.loops.loops[d - 1].parent, Some(d - 2));
-        assert_eq!(f.loops.loops[0].parent, None);
+        assert_eq!(f.loops().loops.len(), d);
+        assert_eq!(f.loops().depth(1 + d), d as u32);
+        assert_eq!(f.loops().loops[d - 1].parent, Some(d - 2));
+        assert_eq!(f.loops().loops[0].parent, None);
     }
 
     /// Loops against their definition on random graphs: for each header H
@@ -459,12 +459,12 @@ h:
             let n = 1 + rng.below(24);
             let text = random_ir(&mut rng, n);
             let f = flow(&text);
-            let (cfg, dom) = (&f.cfg, &f.dom);
+            let (cfg, dom) = (&f.cfg, f.dom());
             let reachable = cfg.reachable();
             let mut want: Vec<Loop> = Vec::new();
             for h in 0..n {
                 let latches: Vec<usize> = (0..n)
-                    .filter(|&a| reachable[a] && cfg.succs[a].contains(&h) && dom.dominates(h, a))
+                    .filter(|&a| reachable[a] && cfg.succs(a).contains(&h) && dom.dominates(h, a))
                     .collect();
                 if latches.is_empty() {
                     continue;
@@ -477,7 +477,7 @@ h:
                         if latches.contains(&b) {
                             return true;
                         }
-                        for &s in &cfg.succs[b] {
+                        for &s in cfg.succs(b) {
                             if s != h && !seen[s] {
                                 seen[s] = true;
                                 stack.push(s);
@@ -492,7 +492,8 @@ h:
                 let mut exits: Vec<usize> = Vec::new();
                 let mut exiting = Vec::new();
                 for &b in &blocks {
-                    let out: Vec<usize> = cfg.succs[b]
+                    let out: Vec<usize> = cfg
+                        .succs(b)
                         .iter()
                         .copied()
                         .filter(|s| !blocks.contains(s))
@@ -514,7 +515,7 @@ h:
                     depth: 0,
                 });
             }
-            let mut got = f.loops.loops.clone();
+            let mut got = f.loops().loops.clone();
             // Nesting: the parent is the smallest other loop containing the
             // header; the depth counts the loops containing the header.
             for (i, l) in got.iter().enumerate() {
@@ -532,14 +533,14 @@ h:
             for b in 0..n {
                 let containing = got.iter().filter(|l| l.contains(b)).count();
                 assert_eq!(
-                    f.loops.depth(b) as usize,
+                    f.loops().depth(b) as usize,
                     containing,
                     "round {round}\n{text}"
                 );
                 let innermost = (0..got.len())
                     .filter(|&j| got[j].contains(b))
                     .min_by_key(|&j| got[j].blocks.len());
-                assert_eq!(f.loops.innermost(b), innermost);
+                assert_eq!(f.loops().innermost(b), innermost);
             }
             for l in &mut got {
                 l.parent = None;
@@ -549,8 +550,8 @@ h:
             assert_eq!(got, want, "round {round}\n{text}");
             // Irreducible edges: retreating edges whose target does not
             // dominate their source.
-            for &(a, b) in &f.loops.irreducible {
-                assert!(cfg.succs[a].contains(&b) && !dom.dominates(b, a));
+            for &(a, b) in &f.loops().irreducible {
+                assert!(cfg.succs(a).contains(&b) && !dom.dominates(b, a));
             }
         }
     }

@@ -21,35 +21,53 @@ use crate::ir::Body;
 use cfg::Cfg;
 use dominance::{ControlDependence, DomTree};
 use loops::Loops;
+use std::cell::OnceCell;
 
-/// The control-flow facts about one body, computed together because each
-/// builds on the one before: graph → dominators → loops, and graph →
-/// post-dominators → control dependence.
+/// The control-flow facts about one body. The graph is built at once; the
+/// rest on first use, each from the one before: graph → dominators → loops,
+/// and graph → post-dominators → control dependence. Most functions meet no
+/// rule that asks about conditions or loops, and building all five eagerly
+/// was most of the analysis time on modules of many small functions.
 #[derive(Clone, Debug, Default)]
 pub struct ControlFlow {
     pub cfg: Cfg,
-    pub dom: DomTree,
-    pub postdom: DomTree,
-    pub control_deps: ControlDependence,
-    pub loops: Loops,
+    dom: OnceCell<DomTree>,
+    postdom: OnceCell<DomTree>,
+    control_deps: OnceCell<ControlDependence>,
+    loops: OnceCell<Loops>,
 }
 
 impl ControlFlow {
-    /// All of the above for `body`. An empty body (a declaration) gives
-    /// empty results.
+    /// The graph of `body`; the other facts wait until asked for. An empty
+    /// body (a declaration) gives empty results.
     pub fn of(body: &Body) -> ControlFlow {
-        let cfg = Cfg::build(body);
-        let dom = dominance::dominators(&cfg);
-        let postdom = dominance::post_dominators(&cfg);
-        let control_deps = ControlDependence::compute(&cfg, &postdom);
-        let loops = Loops::find(&cfg, &dom);
         ControlFlow {
-            cfg,
-            dom,
-            postdom,
-            control_deps,
-            loops,
+            cfg: Cfg::build(body),
+            ..ControlFlow::default()
         }
+    }
+
+    /// The dominator tree (`dominance::dominators`).
+    pub fn dom(&self) -> &DomTree {
+        self.dom.get_or_init(|| dominance::dominators(&self.cfg))
+    }
+
+    /// The post-dominator tree (`dominance::post_dominators`).
+    pub fn postdom(&self) -> &DomTree {
+        self.postdom
+            .get_or_init(|| dominance::post_dominators(&self.cfg))
+    }
+
+    /// Control dependence, from the post-dominator tree.
+    pub fn control_deps(&self) -> &ControlDependence {
+        self.control_deps
+            .get_or_init(|| ControlDependence::compute(&self.cfg, self.postdom()))
+    }
+
+    /// Natural loops, from the dominator tree.
+    pub fn loops(&self) -> &Loops {
+        self.loops
+            .get_or_init(|| Loops::find(&self.cfg, self.dom()))
     }
 }
 
@@ -168,10 +186,10 @@ pub(crate) mod test_util {
         let (body, _) = m.body(0);
         let f = ControlFlow::of(&body);
         assert!(f.cfg.is_empty());
-        assert!(f.dom.is_empty());
-        assert!(f.postdom.is_empty());
-        assert!(f.loops.loops.is_empty());
-        assert!(!f.control_deps.is_conditional(0));
-        assert_eq!(f.loops.depth(0), 0);
+        assert!(f.dom().is_empty());
+        assert!(f.postdom().is_empty());
+        assert!(f.loops().loops.is_empty());
+        assert!(!f.control_deps().is_conditional(0));
+        assert_eq!(f.loops().depth(0), 0);
     }
 }

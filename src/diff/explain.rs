@@ -195,8 +195,8 @@ fn site(a: &Analysis<'_>, fi: usize, l: &Looked<'_>, i: usize) -> Site {
             .map_or(String::new(), |f| f.name.to_string()),
         line: l.body.instructions.get(i).map_or(0, |x| x.line),
         block: block_name(module, fi, &l.body, block),
-        conditional: l.cf.control_deps.is_conditional(block),
-        loop_depth: l.cf.loops.depth(block),
+        conditional: l.cf.control_deps().is_conditional(block),
+        loop_depth: l.cf.loops().depth(block),
         instruction: l
             .body
             .instructions

@@ -201,7 +201,7 @@ fn count(
     let types = &module.types;
     let mut m = Metrics::default();
     m.0[BLOCKS] = body.blocks.len() as u64;
-    m.0[LOOPS] = cf.loops.loops.len() as u64;
+    m.0[LOOPS] = cf.loops().loops.len() as u64;
     for inst in &body.instructions {
         if is_free(module, inst) {
             continue;

@@ -78,7 +78,7 @@ impl RuleHook for BarrierInDivergentFlow {
         // The deciding branch exits a loop around the barrier: its trip count varies.
         let loop_exit = ctx
             .cf
-            .loops
+            .loops()
             .loops
             .iter()
             .any(|l| l.contains(block) && l.exiting.binary_search(&divergent.block).is_ok());

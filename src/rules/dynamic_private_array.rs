@@ -87,7 +87,11 @@ fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
 fn counter_of_constant_loop(ctx: &FunctionContext<'_, '_>, phi: usize) -> bool {
     let class = ctx.prov.inst(phi).class();
     matches!(class, Class::Literal | Class::FunctionConstant)
-        && ctx.cf.loops.loop_of_header(ctx.du.block_of(phi)).is_some()
+        && ctx
+            .cf
+            .loops()
+            .loop_of_header(ctx.du.block_of(phi))
+            .is_some()
 }
 
 /// The first GEP into the alloca whose non-constant index stays dynamic
@@ -149,7 +153,7 @@ impl RuleHook for DynamicPrivateArray {
             Value::Local(n) => format!("%{n}"),
             _ => "?".into(),
         };
-        let in_loop = ctx.cf.loops.depth(ctx.du.block_of(gep_at));
+        let in_loop = ctx.cf.loops().depth(ctx.du.block_of(gep_at));
         let loop_note = if in_loop > 0 {
             format!(", inside a loop (depth {in_loop})")
         } else {

@@ -241,8 +241,13 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
             continue;
         }
         let block = ctx.du.block_of(i);
-        let conditional = ctx.cf.control_deps.is_conditional(block);
-        if m.in_conditional.is_some_and(|want| want != conditional) {
+        // Control dependence and loops are built on first use: ask only when
+        // the pattern filters on them or the match survives every other
+        // filter. The checks are pure, and the divergence budget below sees
+        // the same candidates in the same order either way.
+        let conditional = || ctx.cf.control_deps().is_conditional(block);
+        let loop_depth = || ctx.cf.loops().depth(block);
+        if m.in_conditional.is_some_and(|want| want != conditional()) {
             continue;
         }
         let divergent_branch = match m.in_divergent_block {
@@ -256,8 +261,7 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
         {
             continue;
         }
-        let loop_depth = ctx.cf.loops.depth(block);
-        if m.in_loop.is_some_and(|want| want != (loop_depth > 0)) {
+        if m.in_loop.is_some_and(|want| want != (loop_depth() > 0)) {
             continue;
         }
         if !m.operand.iter().all(|o| operand_matches(o, ctx, inst)) {
@@ -269,8 +273,8 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
         let matched = Matched {
             inst: i,
             chain,
-            loop_depth,
-            conditional,
+            loop_depth: loop_depth(),
+            conditional: conditional(),
             divergent_branch,
         };
         if !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
