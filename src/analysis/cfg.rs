@@ -54,6 +54,8 @@ pub struct Cfg {
     terminators: Vec<Option<usize>>,
     /// Blocks reachable from the entry, in reverse postorder.
     rpo: Vec<usize>,
+    /// Whether the blocks the entry reaches hold a cycle.
+    cyclic: bool,
 }
 
 impl Cfg {
@@ -127,8 +129,9 @@ impl Cfg {
             duplicate_labels,
             terminators,
             rpo: Vec::new(),
+            cyclic: false,
         };
-        cfg.rpo = reverse_postorder(n, |b| cfg.succs(b), 0);
+        (cfg.rpo, cfg.cyclic) = reverse_postorder(n, |b| cfg.succs(b), 0);
         cfg
     }
 
@@ -233,6 +236,13 @@ impl Cfg {
         &self.rpo
     }
 
+    /// Whether the blocks the entry reaches hold a cycle (an edge to a block
+    /// no later in reverse postorder). Without one there are no loops, nor
+    /// irreducible edges, so `Loops` needs no dominator tree.
+    pub fn is_cyclic(&self) -> bool {
+        self.cyclic
+    }
+
     /// Number of edges (after deduplication).
     pub fn edge_count(&self) -> usize {
         self.succ.len()
@@ -330,36 +340,46 @@ impl<'a> LabelIndex<'a> {
 }
 
 /// Reverse postorder of the blocks `root` reaches, by an explicit-stack DFS
-/// (a recursive one overflows on deep graphs). Successors are visited in
+/// (a recursive one overflows on deep graphs), and whether they hold a cycle
+/// (an edge back to a block still on the stack). Successors are visited in
 /// order, so the result is deterministic.
 pub(crate) fn reverse_postorder<'g>(
     n: usize,
     succs: impl Fn(usize) -> &'g [usize],
     root: usize,
-) -> Vec<usize> {
+) -> (Vec<usize>, bool) {
     let mut post = Vec::with_capacity(n);
     if root >= n {
-        return post;
+        return (post, false);
     }
-    let mut seen = vec![false; n];
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; n];
+    let mut cyclic = false;
     // (block, index of the next successor to try)
     let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
-    seen[root] = true;
+    state[root] = OPEN;
     while let Some(top) = stack.last_mut() {
         let (b, next) = *top;
         if let Some(&s) = succs(b).get(next) {
             top.1 += 1;
-            if !seen[s] {
-                seen[s] = true;
-                stack.push((s, 0));
+            match state[s] {
+                NEW => {
+                    state[s] = OPEN;
+                    stack.push((s, 0));
+                }
+                OPEN => cyclic = true,
+                _ => {}
             }
         } else {
             post.push(b);
+            state[b] = DONE;
             stack.pop();
         }
     }
     post.reverse();
-    post
+    (post, cyclic)
 }
 
 #[cfg(test)]
@@ -562,7 +582,8 @@ a:
         let succs: Vec<Vec<usize>> = (0..n)
             .map(|i| if i + 1 < n { vec![i + 1] } else { vec![] })
             .collect();
-        let rpo = reverse_postorder(n, |b| succs[b].as_slice(), 0);
+        let (rpo, cyclic) = reverse_postorder(n, |b| succs[b].as_slice(), 0);
+        assert!(!cyclic);
         assert_eq!(rpo.len(), n);
         assert_eq!(rpo[0], 0);
         assert_eq!(rpo[n - 1], n - 1);

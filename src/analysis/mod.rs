@@ -64,10 +64,13 @@ impl ControlFlow {
             .get_or_init(|| ControlDependence::compute(&self.cfg, self.postdom()))
     }
 
-    /// Natural loops, from the dominator tree.
+    /// Natural loops, from the dominator tree; an acyclic graph (most
+    /// functions) has none, known without building the tree.
     pub fn loops(&self) -> &Loops {
-        self.loops
-            .get_or_init(|| Loops::find(&self.cfg, self.dom()))
+        self.loops.get_or_init(|| match self.cfg.is_cyclic() {
+            true => Loops::find(&self.cfg, self.dom()),
+            false => Loops::default(),
+        })
     }
 }
 
@@ -191,5 +194,28 @@ pub(crate) mod test_util {
         assert!(f.loops().loops.is_empty());
         assert!(!f.control_deps().is_conditional(0));
         assert_eq!(f.loops().depth(0), 0);
+    }
+
+    /// The acyclic shortcut in `ControlFlow::loops` gives what the full
+    /// search gives.
+    #[test]
+    fn acyclic_shortcut_matches_full_search() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..400 {
+            let n = 1 + rng.below(12);
+            let text = random_ir(&mut rng, n);
+            let f = flow(&text);
+            let full = super::Loops::find(&f.cfg, f.dom());
+            let lazy = f.loops();
+            assert_eq!(lazy.loops, full.loops, "{text}");
+            assert_eq!(lazy.irreducible, full.irreducible, "{text}");
+            for b in 0..n {
+                assert_eq!(lazy.depth(b), full.depth(b));
+                assert_eq!(lazy.innermost(b), full.innermost(b));
+            }
+            if !f.cfg.is_cyclic() {
+                assert!(full.loops.is_empty() && full.irreducible.is_empty());
+            }
+        }
     }
 }
