@@ -24,7 +24,6 @@ pub struct Matched {
     pub inst: usize,
     pub chain: Vec<usize>,
     pub loop_depth: u32,
-    pub conditional: bool,
     /// For `in_divergent_block`: the thread-varying branch that decides
     /// whether the match runs.
     pub divergent_branch: Option<DivergentBranch>,
@@ -242,9 +241,12 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
         }
         let block = ctx.du.block_of(i);
         // Control dependence and loops are built on first use: ask only when
-        // the pattern filters on them or the match survives every other
-        // filter. The checks are pure, and the divergence budget below sees
-        // the same candidates in the same order either way.
+        // the pattern filters on them, or (loops) the match survives every
+        // other filter. The checks are pure, and the divergence budget below
+        // sees the same candidates in the same order either way. A hook that
+        // wants to know whether a match is conditional asks
+        // `ctx.cf.control_deps()`; filling a field for every match made
+        // post-dominators of most functions for nothing.
         let conditional = || ctx.cf.control_deps().is_conditional(block);
         let loop_depth = || ctx.cf.loops().depth(block);
         if m.in_conditional.is_some_and(|want| want != conditional()) {
@@ -274,7 +276,6 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
             inst: i,
             chain,
             loop_depth: loop_depth(),
-            conditional: conditional(),
             divergent_branch,
         };
         if !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
