@@ -33,6 +33,7 @@ fn every_corpus_file_reads_cleanly() {
     );
     let mut failures = Vec::new();
     let mut typed = 0;
+    let mut simple_tuples = 0;
     let mut opaque = 0;
     for path in &files {
         let report = scan_file(path, &air_scan::rules::RuleSet::builtin());
@@ -48,8 +49,18 @@ fn every_corpus_file_reads_cleanly() {
         {
             failures.push(format!("{}:{}: {}", report.path, d.line, d.message));
         }
-        // Every metadata node parses (the scan parses only those it uses).
+        // The byte-level tuple reader agrees with the full parser.
         let module = air_scan::ir::read_module(&text);
+        for id in module.metadata.ids() {
+            let node_text = module.metadata.node_text(id).unwrap_or("");
+            if let Some(fast) = air_scan::ir::metadata::simple_tuple(node_text) {
+                simple_tuples += 1;
+                if Some(&fast) != module.metadata.parse_with_full_parser(id).as_ref() {
+                    failures.push(format!("{}: !{id} = {node_text}: {fast:?}", report.path));
+                }
+            }
+        }
+        // Every metadata node parses (the scan parses only those it uses).
         module.metadata.parse_all();
         if let Some(d) = module.metadata.take_errors().first() {
             failures.push(format!("{}:{}: {}", report.path, d.line, d.message));
@@ -75,6 +86,7 @@ fn every_corpus_file_reads_cleanly() {
         files.len(),
         failures.join("\n")
     );
+    assert!(simple_tuples > 50_000, "{simple_tuples} simple tuples");
     // Both eras are present and were told apart.
     assert!(
         typed > 500 && opaque > 400,

@@ -310,6 +310,9 @@ impl<'a> MetadataTable<'a> {
         s.node
             .get_or_init(|| {
                 let text = self.text.get(s.range())?;
+                if let Some(node) = simple_tuple(text) {
+                    return Some(Box::new(node));
+                }
                 let mut types = self.scratch_types.try_borrow_mut().ok()?;
                 let mut p =
                     super::parser::Parser::new(super::lexer::Lexer::new(text, s.line), &mut types);
@@ -335,6 +338,26 @@ impl<'a> MetadataTable<'a> {
         for s in &mut self.slots {
             s.node.take();
         }
+    }
+
+    /// The ids of the nodes, in order.
+    pub fn ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.slots.iter().map(|s| s.id)
+    }
+
+    /// The text of node `id` as written, after `!N = ` (and `distinct`).
+    pub fn node_text(&self, id: u32) -> Option<&'a str> {
+        self.text.get(self.slot(id)?.range())
+    }
+
+    /// Node `id` read by the full parser, bypassing `simple_tuple` and the
+    /// cache: what the fast path must agree with.
+    pub fn parse_with_full_parser(&self, id: u32) -> Option<MetaNode<'a>> {
+        let s = self.slot(id)?;
+        let text = self.text.get(s.range())?;
+        let mut types = super::types::TypeTable::default();
+        let mut p = super::parser::Parser::new(super::lexer::Lexer::new(text, s.line), &mut types);
+        p.parse_meta_node().ok()
     }
 
     /// Parses every node not parsed yet, so that `take_errors` covers them
@@ -477,5 +500,60 @@ mod lazy_tests {
         assert_eq!(m.metadata.tuple(0).map(|t| t.len()), Some(2));
         assert!(m.metadata.entry(1).unwrap().distinct);
         assert_eq!(m.metadata.tuple(1).unwrap()[0].as_ref_id(), Some(0));
+    }
+}
+
+/// `!{...}` whose operands are all `!N`, `!"text"`, `null` or `iN <decimal>`
+/// (N of 8 to 64), read straight from the bytes: the shape of nearly all AIR
+/// metadata (an argument's description is 10 to 20 such operands), whose
+/// lexing was most of the AIR layer's cost. `None` for anything else, which
+/// the full parser reads; tests/corpus.rs checks that both agree on every
+/// node of the corpus.
+pub fn simple_tuple(text: &str) -> Option<MetaNode<'_>> {
+    let inner = text.strip_prefix("!{")?.strip_suffix('}')?;
+    let mut ops = Vec::new();
+    let mut rest = inner.trim_start_matches(' ');
+    if rest.is_empty() {
+        return Some(MetaNode::Tuple(ops));
+    }
+    loop {
+        let (op, after) = simple_operand(rest)?;
+        ops.push(op);
+        let after = after.trim_start_matches(' ');
+        if after.is_empty() {
+            return Some(MetaNode::Tuple(ops));
+        }
+        rest = after.strip_prefix(',')?.trim_start_matches(' ');
+    }
+}
+
+/// One operand of `simple_tuple` and the text after it.
+fn simple_operand(s: &str) -> Option<(MetaOperand<'_>, &str)> {
+    let digits = |t: &str| t.bytes().take_while(u8::is_ascii_digit).count();
+    match s.as_bytes() {
+        [b'!', b'"', ..] => {
+            let close = 2 + memchr::memchr(b'"', &s.as_bytes()[2..])?;
+            let body = &s[2..close];
+            (!body.contains('\n')).then_some((MetaOperand::Str(body), &s[close + 1..]))
+        }
+        [b'!', c, ..] if c.is_ascii_digit() => {
+            let end = 1 + digits(&s[1..]);
+            Some((MetaOperand::Ref(s[1..end].parse().ok()?), &s[end..]))
+        }
+        [b'n', ..] => Some((MetaOperand::Null, s.strip_prefix("null")?)),
+        [b'i', ..] => {
+            let (ty, number) = s.split_once(' ')?;
+            if !matches!(ty, "i8" | "i16" | "i32" | "i64") {
+                return None;
+            }
+            let sign = usize::from(number.starts_with('-'));
+            let end = sign + digits(&number[sign..]);
+            if end == sign {
+                return None;
+            }
+            let value = number[..end].parse().ok()?;
+            Some((MetaOperand::Value(Value::Int(value)), &number[end..]))
+        }
+        _ => None,
     }
 }
