@@ -26,17 +26,28 @@ impl<T, const N: usize> SmallList<T, N> {
         Self::default()
     }
 
+    #[inline]
     pub fn push(&mut self, item: T) {
         match self {
             SmallList::Inline(inline) => {
                 if let Err(full) = inline.try_push(item) {
-                    let mut heap = Vec::with_capacity(2 * N.max(2));
-                    heap.extend(inline.drain(..));
-                    heap.push(full.element());
-                    *self = SmallList::Heap(heap);
+                    self.spill(full.element());
                 }
             }
             SmallList::Heap(heap) => heap.push(item),
+        }
+    }
+
+    /// Moves the full inline items to the heap, then adds `item`. Kept out
+    /// of `push`, which runs for every operand.
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, item: T) {
+        if let SmallList::Inline(inline) = self {
+            let mut heap = Vec::with_capacity(2 * N.max(2));
+            heap.extend(inline.drain(..));
+            heap.push(item);
+            *self = SmallList::Heap(heap);
         }
     }
 
@@ -50,6 +61,7 @@ impl<T, const N: usize> SmallList<T, N> {
 
 impl<T, const N: usize> Deref for SmallList<T, N> {
     type Target = [T];
+    #[inline]
     fn deref(&self) -> &[T] {
         match self {
             SmallList::Inline(inline) => inline,
