@@ -70,6 +70,16 @@ pub fn cut(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The bracket that closes `open` (one of `( [ { <`).
+pub fn closer(open: u8) -> u8 {
+    match open {
+        b'(' => b')',
+        b'[' => b']',
+        b'{' => b'}',
+        _ => b'>',
+    }
+}
+
 /// A token with where it starts.
 #[derive(Clone, Copy, Debug)]
 pub struct Token<'a> {

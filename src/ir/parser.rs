@@ -185,12 +185,7 @@ impl<'a, 't> Parser<'a, 't> {
     pub fn skip_group(&mut self) -> PResult<()> {
         let open = self.lx.next_token();
         let mut stack: Vec<u8> = Vec::new();
-        let closer = |c: u8| match c {
-            b'(' => b')',
-            b'[' => b']',
-            b'{' => b'}',
-            _ => b'>',
-        };
+        use super::lexer::closer;
         match open.tok {
             Tok::Punct(c @ (b'(' | b'[' | b'{' | b'<')) => stack.push(closer(c)),
             _ => {

@@ -251,8 +251,7 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
         Tok::MetaRef(id) => {
             p.expect(b'=')?;
             let distinct = p.lx.eat_word("distinct");
-            // Read now so errors surface with their line, then dropped: the
-            // table keeps only where the node is and parses it again when
+            // The table keeps only where the node is and parses it when
             // asked, so metadata costs a few bytes per node, not its model.
             let start = p.lx.offset();
             let end = match one_line_node_end(p.lx.text(), start) {
@@ -328,12 +327,7 @@ fn one_line_node_end(text: &str, start: usize) -> Option<OneLineNode> {
                 None => return None,
             },
             c @ (b'(' | b'[' | b'{' | b'<') => {
-                *stack.get_mut(depth)? = match c {
-                    b'(' => b')',
-                    b'[' => b']',
-                    b'{' => b'}',
-                    _ => b'>',
-                };
+                *stack.get_mut(depth)? = lexer::closer(c);
                 depth += 1;
                 opened = true;
             }
