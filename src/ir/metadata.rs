@@ -314,9 +314,7 @@ impl<'a> MetadataTable<'a> {
                     return Some(Box::new(node));
                 }
                 let mut types = self.scratch_types.try_borrow_mut().ok()?;
-                let mut p =
-                    super::parser::Parser::new(super::lexer::Lexer::new(text, s.line), &mut types);
-                match p.parse_meta_node() {
+                match parse_node(text, s.line, &mut types) {
                     Ok(node) => Some(Box::new(node)),
                     Err(e) => {
                         if let Ok(mut errors) = self.errors.try_borrow_mut()
@@ -355,9 +353,7 @@ impl<'a> MetadataTable<'a> {
     pub fn parse_with_full_parser(&self, id: u32) -> Option<MetaNode<'a>> {
         let s = self.slot(id)?;
         let text = self.text.get(s.range())?;
-        let mut types = super::types::TypeTable::default();
-        let mut p = super::parser::Parser::new(super::lexer::Lexer::new(text, s.line), &mut types);
-        p.parse_meta_node().ok()
+        parse_node(text, s.line, &mut super::types::TypeTable::default()).ok()
     }
 
     /// Parses every node not parsed yet, so that `take_errors` covers them
@@ -501,6 +497,15 @@ mod lazy_tests {
         assert!(m.metadata.entry(1).unwrap().distinct);
         assert_eq!(m.metadata.tuple(1).unwrap()[0].as_ref_id(), Some(0));
     }
+}
+
+/// The full parser on one node's text, which starts on `line`.
+fn parse_node<'a>(
+    text: &'a str,
+    line: u32,
+    types: &mut super::types::TypeTable<'a>,
+) -> super::parser::PResult<MetaNode<'a>> {
+    super::parser::Parser::new(super::lexer::Lexer::new(text, line), types).parse_meta_node()
 }
 
 /// `!{...}` whose operands are all `!N`, `!"text"`, `null` or `iN <decimal>`
