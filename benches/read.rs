@@ -53,8 +53,10 @@ fn main() {
         instructions = 0;
         for text in &texts {
             let mut m = air_scan::ir::read_module(text);
+            let mut body = air_scan::ir::Body::default();
             for i in 0..m.functions.len() {
-                instructions += m.body(i).0.instructions.len();
+                m.body_into(i, &mut body);
+                instructions += body.instructions.len();
             }
             std::hint::black_box(&m);
         }

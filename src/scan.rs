@@ -619,9 +619,9 @@ pub fn walk_functions<'a>(
     let (mut blocks, mut instructions) = (0, 0);
     // What call sites pass to each function's parameters, joined.
     let mut passed: Vec<Option<Vec<Provenance>>> = vec![None; module.functions.len()];
+    let mut body = ir::Body::default();
     for &fi in &graph.order {
-        let (body, diags) = module.body(fi);
-        diagnostics.extend(diags);
+        diagnostics.extend(module.body_into(fi, &mut body));
         blocks += body.blocks.len();
         instructions += body.instructions.len();
         let function = &module.functions[fi];

@@ -16,31 +16,46 @@ use super::types::{Type, TypeId, TypeTable};
 /// empty body; a body past `MAX_BLOCKS` or `MAX_INSTRUCTIONS` is one empty
 /// block and an error.
 pub fn parse_body<'a>(module: &mut Module<'a>, index: usize) -> (Body<'a>, Vec<Diagnostic>) {
+    let mut body = Body::default();
+    let diags = parse_body_into(module, index, &mut body);
+    (body, diags)
+}
+
+/// As [`parse_body`], into `body`, whose vectors are cleared and reused: a
+/// scan reads one body after another, and allocating and freeing each
+/// body's instruction vector (~250 bytes a line) made glibc consolidate
+/// its free lists once per function.
+pub fn parse_body_into<'a>(
+    module: &mut Module<'a>,
+    index: usize,
+    body: &mut Body<'a>,
+) -> Vec<Diagnostic> {
+    body.clear();
     let Some(range) = module
         .functions
         .get(index)
         .and_then(|f| f.body_range.clone())
     else {
-        return (Body::default(), Vec::new());
+        return Vec::new();
     };
     let first_read = module.diagnostic_budget.first_read(index);
     let mut diags = module.diagnostic_budget.body(index);
-    let body = read_body(module, index, range, &mut diags);
+    read_body(module, index, range, body, &mut diags);
     module.diagnostic_budget.charge(&diags, first_read);
     let mut diags = diags.into_vec();
     diags.sort_by_key(|d| d.line);
-    (body, diags)
+    diags
 }
 
 fn read_body<'a>(
     module: &mut Module<'a>,
     index: usize,
     range: std::ops::Range<usize>,
+    body: &mut Body<'a>,
     diags: &mut limits::Capped,
-) -> Body<'a> {
-    let mut body = Body::default();
+) {
     let Some(f) = module.functions.get(index) else {
-        return body;
+        return;
     };
     let (name, line, body_line) = (f.name, f.line, f.body_line);
     // At most one instruction a line: counting lines is cheap, and growing
@@ -92,7 +107,8 @@ fn read_body<'a>(
                 };
                 if body.blocks.len() >= limits::MAX_BLOCKS {
                     diags.push_always(too_big("blocks", limits::MAX_BLOCKS));
-                    return Body::skipped(body_line);
+                    *body = Body::skipped(body_line);
+                    return;
                 }
             }
             Tok::Hash(name) if name.starts_with("dbg_") => {
@@ -128,7 +144,8 @@ fn read_body<'a>(
                     }
                     Ok(()) if body.instructions.len() > limits::MAX_INSTRUCTIONS => {
                         diags.push_always(too_big("instructions", limits::MAX_INSTRUCTIONS));
-                        return Body::skipped(body_line);
+                        *body = Body::skipped(body_line);
+                        return;
                     }
                     Ok(()) => {
                         if let Some(inst) = body.instructions.last()
@@ -163,7 +180,6 @@ fn read_body<'a>(
     for (line, m) in p.warnings.drain(..) {
         diags.push(Diagnostic::warning(line, m));
     }
-    body
 }
 
 /// The opcode word of the instruction starting at byte `start`.

@@ -232,7 +232,9 @@ pub struct MetadataTable<'a> {
     /// `slots` is in strictly increasing id order (else `finish` sorts it).
     sorted: bool,
     /// Types met while parsing nodes on demand (`void (...)* @f` operands).
-    scratch_types: std::cell::RefCell<super::types::TypeTable<'a>>,
+    /// Made on first use: most modules never need it, and a table costs
+    /// a few thousand instructions to set up.
+    scratch_types: std::cell::RefCell<Option<super::types::TypeTable<'a>>>,
     /// Some node not parsed by the reader spells a typed pointer (`T*`);
     /// see `TypeTable::has_typed_pointer` for the parsed ones.
     pub mentions_typed_pointers: bool,
@@ -314,7 +316,8 @@ impl<'a> MetadataTable<'a> {
                     return Some(Box::new(node));
                 }
                 let mut types = self.scratch_types.try_borrow_mut().ok()?;
-                match parse_node(text, s.line, &mut types) {
+                let types = types.get_or_insert_with(Default::default);
+                match parse_node(text, s.line, types) {
                     Ok(node) => Some(Box::new(node)),
                     Err(e) => {
                         if let Ok(mut errors) = self.errors.try_borrow_mut()
@@ -516,48 +519,70 @@ fn parse_node<'a>(
 /// node of the corpus.
 pub fn simple_tuple(text: &str) -> Option<MetaNode<'_>> {
     let inner = text.strip_prefix("!{")?.strip_suffix('}')?;
-    let mut ops = Vec::new();
-    let mut rest = inner.trim_start_matches(' ');
-    if rest.is_empty() {
-        return Some(MetaNode::Tuple(ops));
-    }
-    loop {
-        let (op, after) = simple_operand(rest)?;
+    let b = inner.as_bytes();
+    // One allocation: growing by doubling was a good part of the cost.
+    let mut ops = Vec::with_capacity(memchr::memchr_iter(b',', b).count() + 1);
+    let mut i = past_spaces(b, 0);
+    while i < b.len() {
+        let (op, next) = simple_operand(inner, i)?;
         ops.push(op);
-        let after = after.trim_start_matches(' ');
-        if after.is_empty() {
-            return Some(MetaNode::Tuple(ops));
+        i = past_spaces(b, next);
+        match b.get(i) {
+            None => break,
+            Some(b',') => i = past_spaces(b, i + 1),
+            Some(_) => return None,
         }
-        rest = after.strip_prefix(',')?.trim_start_matches(' ');
+        if i == b.len() {
+            return None; // a trailing comma
+        }
     }
+    Some(MetaNode::Tuple(ops))
 }
 
-/// One operand of `simple_tuple` and the text after it.
-fn simple_operand(s: &str) -> Option<(MetaOperand<'_>, &str)> {
-    let digits = |t: &str| t.bytes().take_while(u8::is_ascii_digit).count();
-    match s.as_bytes() {
-        [b'!', b'"', ..] => {
-            let close = 2 + memchr::memchr(b'"', &s.as_bytes()[2..])?;
-            let body = &s[2..close];
-            (!body.contains('\n')).then_some((MetaOperand::Str(body), &s[close + 1..]))
+fn past_spaces(b: &[u8], mut i: usize) -> usize {
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
+fn past_digits(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// The `simple_tuple` operand at byte `i` of `s`, and the offset past it.
+fn simple_operand(s: &str, i: usize) -> Option<(MetaOperand<'_>, usize)> {
+    let b = s.as_bytes();
+    match (b.get(i)?, b.get(i + 1)) {
+        (b'!', Some(b'"')) => {
+            let open = i + 2;
+            let close = open + memchr::memchr2(b'"', b'\n', &b[open..])?;
+            (b[close] == b'"').then(|| (MetaOperand::Str(&s[open..close]), close + 1))
         }
-        [b'!', c, ..] if c.is_ascii_digit() => {
-            let end = 1 + digits(&s[1..]);
-            Some((MetaOperand::Ref(s[1..end].parse().ok()?), &s[end..]))
+        (b'!', Some(c)) if c.is_ascii_digit() => {
+            let end = past_digits(b, i + 1);
+            Some((MetaOperand::Ref(s[i + 1..end].parse().ok()?), end))
         }
-        [b'n', ..] => Some((MetaOperand::Null, s.strip_prefix("null")?)),
-        [b'i', ..] => {
-            let (ty, number) = s.split_once(' ')?;
-            if !matches!(ty, "i8" | "i16" | "i32" | "i64") {
+        (b'n', _) => b[i..]
+            .starts_with(b"null")
+            .then_some((MetaOperand::Null, i + 4)),
+        (b'i', _) => {
+            let width = past_digits(b, i + 1);
+            if !matches!(&s[i..width], "i8" | "i16" | "i32" | "i64") || b.get(width) != Some(&b' ')
+            {
                 return None;
             }
-            let sign = usize::from(number.starts_with('-'));
-            let end = sign + digits(&number[sign..]);
-            if end == sign {
+            let number = width + 1;
+            let digits = number + usize::from(b.get(number) == Some(&b'-'));
+            let end = past_digits(b, digits);
+            if end == digits {
                 return None;
             }
-            let value = number[..end].parse().ok()?;
-            Some((MetaOperand::Value(Value::Int(value)), &number[end..]))
+            let value = s[number..end].parse().ok()?;
+            Some((MetaOperand::Value(Value::Int(value)), end))
         }
         _ => None,
     }

@@ -85,6 +85,11 @@ impl<'a> Module<'a> {
     pub fn body(&mut self, index: usize) -> (Body<'a>, Vec<Diagnostic>) {
         super::body::parse_body(self, index)
     }
+
+    /// As [`Module::body`], reusing `body`'s vectors.
+    pub fn body_into(&mut self, index: usize, body: &mut Body<'a>) -> Vec<Diagnostic> {
+        super::body::parse_body_into(self, index, body)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -174,6 +179,13 @@ impl<'a> Body<'a> {
             }],
             ..Body::default()
         }
+    }
+
+    /// Empties the body, keeping its vectors' capacity.
+    pub fn clear(&mut self) {
+        self.blocks.clear();
+        self.instructions.clear();
+        self.debug_records = 0;
     }
 
     pub fn block_instructions(&self, block: usize) -> &[Instruction<'a>] {
