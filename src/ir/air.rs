@@ -263,6 +263,9 @@ fn entry_point<'a>(
     // Kernels: !{fn, !{}, !{args...}, props...}; vertex and fragment:
     // !{fn, !{outputs...}, !{inputs...}, props...}.
     if let Some(args) = ops.get(2).and_then(|op| md.tuple_of(op)) {
+        // Sized once: an entry point's arguments are kept to the end of the
+        // scan, and a doubled vector left up to half of them unused.
+        ep.arguments.reserve_exact(args.len());
         for arg in args {
             if !items.take(line) {
                 break;
@@ -418,12 +421,17 @@ fn struct_fields<'a>(
     line: u32,
     items: &mut Items,
 ) -> Vec<StructField<'a>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(ops.len() / 5);
     let mut i = 0;
     while i + 5 <= ops.len() {
         let g = &ops[i..i + 5];
-        let nums: Vec<Option<i64>> = g[..3].iter().map(|o| o.as_int()).collect();
-        match (nums[0], nums[1], nums[2], g[3].as_str(), g[4].as_str()) {
+        match (
+            g[0].as_int(),
+            g[1].as_int(),
+            g[2].as_int(),
+            g[3].as_str(),
+            g[4].as_str(),
+        ) {
             (Some(offset), Some(size), Some(count), Some(type_name), Some(name)) => {
                 if !items.take(line) {
                     break;
