@@ -77,14 +77,20 @@ fn is_zero(n: &usize) -> bool {
 /// An entry point as the report shows it: its JSON, kept as compact text
 /// (a `serde_json::Value` per argument cost ~6 KB a kernel, and a large
 /// module has thousands), plus the two facts summaries need.
-#[derive(Debug, Clone, Serialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone)]
 pub struct EntryJson {
     json: Box<serde_json::value::RawValue>,
-    #[serde(skip)]
     pub name: String,
-    #[serde(skip)]
     pub stage: &'static str,
+}
+
+/// Re-read while written, so a pretty report lays the entry point out like
+/// the rest (a raw value would be copied as the one compact line it is).
+impl Serialize for EntryJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut de = serde_json::Deserializer::from_str(self.json.get());
+        serde_transcode::transcode(&mut de, s)
+    }
 }
 
 impl EntryJson {
