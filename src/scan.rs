@@ -229,30 +229,48 @@ impl<'r> ScanConfig<'r> {
 /// Scans an `.air` or `.metallib` file: one report per module, named
 /// `path` for an `.air` and `path:function` for a metallib's functions.
 pub fn scan_binary(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
-    let shown = path.display().to_string();
+    scan_binaries(&[path], config).concat()
+}
+
+/// [`scan_binary`] for several files, each file's reports apart, their
+/// modules disassembled together (`compile::disassemble_files`).
+pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileReport>> {
     let tool = match config.llvm_dis() {
         Ok(t) => t,
-        Err(e) => return vec![FileReport::failed(shown, e.clone())],
+        Err(e) => {
+            return paths
+                .iter()
+                .map(|p| vec![FileReport::failed(p.display().to_string(), e.clone())])
+                .collect();
+        }
     };
-    let modules = match crate::compile::disassemble_each(path, tool) {
-        Ok(m) => m,
-        Err(e) => return vec![FileReport::failed(shown, e)],
-    };
-    let is_library = matches!(
-        crate::compile::BinaryInput::from_path(path),
-        Some(crate::compile::BinaryInput::Metallib(_))
-    );
-    modules
-        .into_iter()
-        .map(|m| {
-            let name = match (is_library, m.name.split_once(':')) {
-                (true, Some((_, function))) => format!("{shown}:{function}"),
-                _ => shown.clone(),
+    let disassembled = crate::compile::disassemble_files(paths, tool);
+    paths
+        .iter()
+        .zip(disassembled)
+        .map(|(path, modules)| {
+            let shown = path.display().to_string();
+            let modules = match modules {
+                Ok(m) => m,
+                Err(e) => return vec![FileReport::failed(shown, e)],
             };
-            match m.text {
-                Ok(text) => scan_text_with(name, &text, config),
-                Err(e) => FileReport::failed(name, e),
-            }
+            let is_library = matches!(
+                crate::compile::BinaryInput::from_path(path),
+                Some(crate::compile::BinaryInput::Metallib(_))
+            );
+            modules
+                .into_iter()
+                .map(|m| {
+                    let name = match (is_library, m.name.split_once(':')) {
+                        (true, Some((_, function))) => format!("{shown}:{function}"),
+                        _ => shown.clone(),
+                    };
+                    match m.text {
+                        Ok(text) => scan_text_with(name, &text, config),
+                        Err(e) => FileReport::failed(name, e),
+                    }
+                })
+                .collect()
         })
         .collect()
 }
@@ -776,31 +794,78 @@ pub fn scan_all(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Scan
         config.progress && (compiles || found.len() >= PROGRESS_MIN_FILES),
         found.len(),
     );
-    let work = |f: &Found| {
-        let out = match f {
-            Found::File(p) if xcrun::is_metal(p) => vec![scan_metal(p, config)],
-            Found::File(p) if crate::compile::BinaryInput::from_path(p).is_some() => {
-                scan_binary(p, config)
+    let units = units(&found);
+    // Each unit gives each of its files' reports, with the file's place in
+    // `found`: reports come out in that order whatever the grouping.
+    let work = |unit: &Unit<'_>| -> Vec<(usize, Vec<FileReport>)> {
+        let out = match unit {
+            Unit::Binaries(files) => {
+                let paths: Vec<&Path> = files.iter().map(|(_, p)| *p).collect();
+                let reports = scan_binaries(&paths, config);
+                files.iter().map(|(i, _)| *i).zip(reports).collect()
             }
-            Found::File(p) => vec![scan_file_with(p, config)],
-            Found::Error(p, e) => vec![FileReport::failed(p.display().to_string(), e.clone())],
+            Unit::One(i, Found::File(p)) if xcrun::is_metal(p) => {
+                vec![(*i, vec![scan_metal(p, config)])]
+            }
+            Unit::One(i, Found::File(p)) => vec![(*i, vec![scan_file_with(p, config)])],
+            Unit::One(i, Found::Error(p, e)) => {
+                vec![(
+                    *i,
+                    vec![FileReport::failed(p.display().to_string(), e.clone())],
+                )]
+            }
         };
-        bar.inc(1);
+        bar.inc(out.len() as u64);
         out
     };
-    let files = match rayon::ThreadPoolBuilder::new()
+    let mut done: Vec<(usize, Vec<FileReport>)> = match rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
     {
-        Ok(pool) => pool.install(|| found.par_iter().flat_map_iter(work).collect()),
-        Err(_) => found.iter().flat_map(work).collect(),
+        Ok(pool) => pool.install(|| units.par_iter().flat_map_iter(work).collect()),
+        Err(_) => units.iter().flat_map(work).collect(),
     };
+    done.sort_by_key(|(i, _)| *i);
+    let files = done.into_iter().flat_map(|(_, reports)| reports).collect();
     bar.finish_and_clear();
     ScanOutput {
         files,
         skipped,
         skip_reason,
     }
+}
+
+/// What one task of a scan reads: a file, or up to `llvm_dis::BATCH`
+/// `.air` and `.metallib` files, whose modules go to llvm-dis together.
+/// Each file comes with its place in the list found.
+enum Unit<'f> {
+    One(usize, &'f Found),
+    Binaries(Vec<(usize, &'f Path)>),
+}
+
+/// `found` cut into units: the binaries in groups, wherever they stand
+/// (a folder often holds `x.air` beside `x.ll`), the rest one by one.
+fn units(found: &[Found]) -> Vec<Unit<'_>> {
+    let mut units = Vec::new();
+    let mut binaries = Vec::new();
+    for (i, f) in found.iter().enumerate() {
+        match f {
+            Found::File(p) if crate::compile::BinaryInput::from_path(p).is_some() => {
+                binaries.push((i, p.as_path()))
+            }
+            _ => units.push(Unit::One(i, f)),
+        }
+    }
+    let mut binaries = binaries.into_iter().peekable();
+    while binaries.peek().is_some() {
+        units.push(Unit::Binaries(
+            binaries
+                .by_ref()
+                .take(crate::compile::llvm_dis::BATCH)
+                .collect(),
+        ));
+    }
+    units
 }
 
 /// A bar on stderr when `wanted` and stderr is a terminal; else hidden, so

@@ -106,6 +106,17 @@ fn assemble_scale(llvm_as: &Path, dir: &Path) -> Vec<u8> {
     std::fs::read(out).unwrap()
 }
 
+/// The newest llvm-dis, a temporary folder, and testdata/binary/scale.ll
+/// assembled there into an `.air` file's bytes; `None` (having said why)
+/// without an llvm-dis and the llvm-as beside it.
+fn scale_air() -> Option<(PathBuf, tempfile::TempDir, Vec<u8>)> {
+    let (dis, _) = newest_llvm_dis()?;
+    let llvm_as = llvm_as_beside(&dis)?;
+    let tmp = tempfile::tempdir().unwrap();
+    let air = assemble_scale(&llvm_as, tmp.path());
+    Some((dis, tmp, air))
+}
+
 /// Puts raw bitcode in Apple's wrapper, padded to 16 bytes like Xcode's
 /// `.air` files.
 fn wrap(raw: &[u8]) -> Vec<u8> {
@@ -754,6 +765,70 @@ fn stand_in_llvm_dis_hung_runaway_and_failing() {
     );
 }
 
+/// Modules go to llvm-dis a batch at a time (one process for many), and a
+/// batch that fails in any way is redone one module at a time, so each bad
+/// module gets its own error. The stand-in writes `N.ll` beside each `N.bc`
+/// argument, as llvm-dis does, and logs each run.
+#[cfg(unix)]
+#[test]
+fn modules_are_disassembled_in_batches_and_a_failing_batch_one_by_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("runs.log");
+    let tool = LlvmDis::new(script(
+        tmp.path(),
+        "batchy",
+        &format!(
+            "echo \"$#\" >> {log}\n\
+             if [ \"$1\" = - ]; then\n\
+               if grep -q bad; then echo 'error: Invalid record' >&2; exit 1; fi\n\
+               printf \"; ModuleID = '<stdin>'\\nok\\n\"; exit 0\n\
+             fi\n\
+             for f in \"$@\"; do\n\
+               if grep -q bad \"$f\"; then echo \"error: $f: Invalid record\" >&2; exit 1; fi\n\
+               printf \"; ModuleID = '%s'\\nok\\n\" \"$f\" > \"${{f%.bc}}.ll\"\n\
+             done",
+            log = log.display()
+        ),
+    ));
+    let runs = || std::fs::read_to_string(&log).unwrap_or_default();
+    let names: Vec<String> = (0..5).map(|i| format!("m{i}.air")).collect();
+
+    let good: Vec<(&[u8], &str)> = names.iter().map(|n| (&b"fine"[..], n.as_str())).collect();
+    let texts = tool.disassemble_many(&good);
+    assert_eq!(runs(), "5\n", "one run for the five modules");
+    for (text, name) in texts.iter().zip(&names) {
+        assert_eq!(
+            text.as_deref(),
+            Ok(format!("; ModuleID = '{name}'\nok\n").as_str())
+        );
+    }
+
+    std::fs::remove_file(&log).unwrap();
+    let mut mixed = good.clone();
+    mixed[2].0 = b"bad";
+    let texts = tool.disassemble_many(&mixed);
+    // The batch (5 inputs), then each module alone (`- -o -`; the failure
+    // also asks `--version` for its message).
+    let runs = runs();
+    let args: Vec<&str> = runs.lines().collect();
+    assert_eq!(args[0], "5", "{runs}");
+    assert_eq!(args.iter().filter(|a| **a == "3").count(), 5, "{runs}");
+    for (i, text) in texts.iter().enumerate() {
+        if i == 2 {
+            let e = text.as_ref().unwrap_err();
+            assert!(
+                e.starts_with("m2.air: llvm-dis failed") && e.contains("Invalid record"),
+                "{e}"
+            );
+        } else {
+            assert_eq!(
+                text.as_deref(),
+                Ok(format!("; ModuleID = 'm{i}.air'\nok\n").as_str())
+            );
+        }
+    }
+}
+
 // ------------------------------------------------ with a real llvm-dis
 
 /// Bitcode made here with llvm-as, as an `.air` file and in a metallib
@@ -761,16 +836,11 @@ fn stand_in_llvm_dis_hung_runaway_and_failing() {
 /// kernel they were made from.
 #[test]
 fn assembled_air_and_metallib_disassemble() {
-    let Some((dis, _)) = newest_llvm_dis() else {
+    let Some((dis, tmp, air)) = scale_air() else {
         return;
     };
-    let Some(llvm_as) = llvm_as_beside(&dis) else {
-        return;
-    };
-    let tmp = tempfile::tempdir().unwrap();
     // LLVM wraps the bitcode of Darwin triples (air64-apple-macosx...) as
     // Xcode does: llvm-as's output is already an `.air` file.
-    let air = assemble_scale(&llvm_as, tmp.path());
     assert!(air.starts_with(&llvm_dis::WRAPPER_MAGIC));
     let raw = llvm_dis::strip_wrapper(&air).unwrap().to_vec();
 
@@ -805,6 +875,66 @@ fn assembled_air_and_metallib_disassemble() {
     let body = |t: &str| t.split_once('\n').unwrap().1.to_string();
     assert_eq!(body(&one[0].text), body(&lib[0].text));
     assert_eq!(body(&raw_one[0].text), body(&lib[1].text));
+}
+
+/// A folder of `.air` files with `.ll` files between them: the `.air`
+/// files are disassembled together, a broken one fails alone with
+/// llvm-dis's message, and the reports keep the order the files were found
+/// in, with one worker or two.
+#[test]
+fn a_folder_of_air_files_scans_in_order_with_a_broken_one() {
+    let Some((dis, tmp, air)) = scale_air() else {
+        return;
+    };
+    let dir = tmp.path().join("kernels");
+    std::fs::create_dir(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/binary/scale.ll"),
+    )
+    .unwrap();
+    for name in ["a.air", "c.air", "e.air"] {
+        std::fs::write(dir.join(name), &air).unwrap();
+    }
+    std::fs::write(dir.join("b.ll"), &text).unwrap();
+    // Raw bitcode cut in half: llvm-dis cannot read it.
+    let raw = llvm_dis::strip_wrapper(&air).unwrap();
+    std::fs::write(dir.join("d.air"), &raw[..raw.len() / 2]).unwrap();
+    let rules = air_scan::rules::RuleSet::builtin();
+    let mut config = air_scan::scan::ScanConfig::new(&rules);
+    config.llvm_dis = Some(dis.clone());
+    for jobs in [1, 2] {
+        let out = air_scan::scan::scan_all(std::slice::from_ref(&dir), jobs, &config);
+        let got: Vec<(String, bool)> = out
+            .files
+            .iter()
+            .map(|f| {
+                let name = Path::new(&f.path)
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (name, f.status == air_scan::scan::Status::Ok)
+            })
+            .collect();
+        let want = [
+            ("a.air", true),
+            ("b.ll", true),
+            ("c.air", true),
+            ("d.air", false),
+            ("e.air", true),
+        ];
+        let want: Vec<(String, bool)> = want.iter().map(|(n, ok)| (n.to_string(), *ok)).collect();
+        assert_eq!(got, want, "jobs {jobs}");
+        let e = out.files[3].error.as_deref().unwrap_or("");
+        assert!(e.starts_with("d.air: llvm-dis failed"), "{e}");
+        for f in out
+            .files
+            .iter()
+            .filter(|f| f.status == air_scan::scan::Status::Ok)
+        {
+            assert_eq!(f.kernels.len(), 1, "{}", f.path);
+        }
+    }
 }
 
 /// Every `.air` and `.metallib` of the corpus opens and disassembles with
