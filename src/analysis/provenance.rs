@@ -18,10 +18,12 @@
 use super::defuse::{Def, DefUse};
 use super::layout;
 use crate::ir::air::{AirInfo, Argument, ArgumentKind};
-use crate::ir::{Body, Function, Global, Instruction, Module, Opcode, Type, Value};
+use crate::ir::{
+    Body, Function, Global, Instruction, Module, Opcode, Operand, Type, TypeId, TypeTable, Value,
+};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
 /// Where a value may come from, as a bit set.
@@ -317,7 +319,15 @@ pub struct ModuleContext<'a> {
     /// load from a global costs no scan of the module.
     functions: FxHashMap<&'a str, usize>,
     globals: FxHashMap<&'a str, usize>,
+    /// `layout::gep_offset` (offset, exact) by source type and constant
+    /// indices: loads from one argument struct repeat the same few GEPs in
+    /// every function, and each layout walks the struct's fields.
+    gep_offsets: RefCell<FxHashMap<GepKey, Option<(u64, bool)>>>,
 }
+
+/// A GEP as `layout::gep_offset` sees it: the source type and each index's
+/// constant value (`None`: not a constant), for up to four indices.
+type GepKey = (TypeId, [Option<i64>; 4], u8);
 
 impl<'a> ModuleContext<'a> {
     pub fn new(air: AirInfo<'a>, module: &Module<'a>) -> Self {
@@ -328,6 +338,7 @@ impl<'a> ModuleContext<'a> {
             fields_by_type: FxHashMap::default(),
             functions: FxHashMap::default(),
             globals: FxHashMap::default(),
+            gep_offsets: Default::default(),
         };
         ctx.functions.reserve(module.functions.len());
         ctx.globals.reserve(module.globals.len());
@@ -432,6 +443,38 @@ impl<'a> ModuleContext<'a> {
         module.globals.get(*self.globals.get(name)?)
     }
 
+    /// `layout::gep_offset` of a GEP with source type `ty` and index
+    /// operands `indices`, as (offset, exact), remembered for the module.
+    fn gep_offset(
+        &self,
+        types: &TypeTable<'_>,
+        ty: TypeId,
+        indices: &[Operand<'_>],
+    ) -> Option<(u64, bool)> {
+        // The same constants as `gep_offset` reads.
+        let constant = |v: &Value<'_>| match v {
+            Value::Int(v) => Some(*v),
+            Value::ZeroInitializer | Value::Null => Some(0),
+            _ => None,
+        };
+        let key = (indices.len() <= 4).then(|| {
+            let mut c = [None; 4];
+            for (slot, o) in c.iter_mut().zip(indices) {
+                *slot = constant(&o.value);
+            }
+            (ty, c, indices.len() as u8)
+        });
+        if let Some(found) = key.and_then(|k| self.gep_offsets.borrow().get(&k).copied()) {
+            return found;
+        }
+        let values: Vec<&Value<'_>> = indices.iter().map(|o| &o.value).collect();
+        let r = layout::gep_offset(types, ty, &values).map(|g| (g.offset, g.exact));
+        if let Some(k) = key {
+            self.gep_offsets.borrow_mut().insert(k, r);
+        }
+        r
+    }
+
     /// The argument description behind an `ArgRef`.
     pub fn argument(&self, r: ArgRef) -> Option<&Argument<'a>> {
         self.air
@@ -472,10 +515,12 @@ fn global_root<'a>(v: &Value<'a>) -> Option<&'a str> {
     None
 }
 
-/// Walk states of an instruction.
+/// Walk states of an instruction. `READY` is new with every dependence
+/// earlier in the function, so done when the walk in order reaches it.
 const NEW: u8 = 0;
 const PENDING: u8 = 1;
 const DONE: u8 = 2;
+const READY: u8 = 3;
 
 /// The root a pointer is derived from, through GEPs and casts. A global
 /// is kept as where its name sits (instruction, operand), so the type
@@ -510,6 +555,10 @@ struct Scratch {
     geps: Vec<u32>,
     /// (alloca, store into it), in instruction order for each alloca.
     stores: Vec<(u32, u32)>,
+    /// What each instruction's provenance depends on:
+    /// `deps[dep_starts[i]..dep_starts[i + 1]]`.
+    dep_starts: Vec<u32>,
+    deps: Vec<u32>,
     stack: Vec<u32>,
     incomplete: Vec<u32>,
     /// `settle_cycles`: reverse dependences (users of i are
@@ -747,6 +796,66 @@ impl<'a> Walker<'_, 'a> {
         }
         // Stable: each alloca's stores stay in instruction order.
         s.stores.sort_by_key(|s| s.0);
+        self.dependences();
+    }
+
+    /// Each instruction's dependences, from the operand rows alone (no
+    /// walk over the instructions themselves), in a fixed order: its
+    /// operands, then for a load the GEP indices on the way to its root and
+    /// the values stored into its alloca. An instruction whose dependences
+    /// all come before it is `READY`.
+    fn dependences(&mut self) {
+        let du = self.du;
+        let (first, n) = (self.first_inst, self.n);
+        let mut deps = std::mem::take(&mut self.s.deps);
+        let mut starts = std::mem::take(&mut self.s.dep_starts);
+        deps.clear();
+        starts.clear();
+        deps.reserve(du.operand_row_total());
+        starts.reserve(n + 1);
+        // An operand code names instruction `code - first` when that is below n.
+        let local = |deps: &mut Vec<u32>, row: &[u32], i: usize| {
+            let mut before = true;
+            for &d in row {
+                let k = (d as usize).wrapping_sub(first);
+                if k < n {
+                    deps.push(k as u32);
+                    before &= k < i;
+                }
+            }
+            before
+        };
+        for i in 0..n {
+            starts.push(deps.len() as u32);
+            let mut before = local(&mut deps, du.operand_row(i), i);
+            if let Some(l) = self.load(i) {
+                for &g in self.gep_slice(l) {
+                    let row = du.operand_row(g as usize);
+                    before &= local(&mut deps, row.get(1..).unwrap_or(&[]), i);
+                }
+                if let PtrRoot::Alloca(a) = l.root {
+                    for &(_, st) in self.stores_into(a) {
+                        let row = du.operand_row(st as usize);
+                        before &= local(&mut deps, row.get(..1).unwrap_or(&[]), i);
+                    }
+                }
+            }
+            if before {
+                self.s.state[i] = READY;
+            }
+        }
+        starts.push(deps.len() as u32);
+        self.s.deps = deps;
+        self.s.dep_starts = starts;
+    }
+
+    #[inline]
+    fn deps_of(&self, i: usize) -> &[u32] {
+        let s = &self.s.dep_starts;
+        match (s.get(i), s.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.s.deps.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     fn load(&self, i: usize) -> Option<&LoadRoot> {
@@ -766,60 +875,21 @@ impl<'a> Walker<'_, 'a> {
         &self.s.stores[lo..hi]
     }
 
-    /// The instruction an operand code names, if it names one.
-    #[inline]
-    fn inst_of(&self, d: u32) -> Option<usize> {
-        let k = (d as usize).checked_sub(self.first_inst)?;
-        (k < self.n).then_some(k)
-    }
-
-    /// What instruction `i`'s provenance depends on, in a fixed order:
-    /// its operands, then for a load the GEP indices on the way to its
-    /// root and the values stored into its alloca.
-    #[inline]
-    fn for_each_dep(&self, i: usize, mut f: impl FnMut(usize)) {
-        for &d in self.du.operand_row(i) {
-            if let Some(k) = self.inst_of(d) {
-                f(k);
-            }
-        }
-        let Some(l) = self.load(i) else { return };
-        for &g in self.gep_slice(l) {
-            for &d in self.du.operand_row(g as usize).get(1..).unwrap_or(&[]) {
-                if let Some(k) = self.inst_of(d) {
-                    f(k);
-                }
-            }
-        }
-        if let PtrRoot::Alloca(a) = l.root {
-            for &(_, st) in self.stores_into(a) {
-                for &d in self.du.operand_row(st as usize).get(..1).unwrap_or(&[]) {
-                    if let Some(k) = self.inst_of(d) {
-                        f(k);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Every instruction in order: one whose dependences are all done (in
-    /// SSA order nearly all are) is computed at once, any other by `run`.
+    /// Every instruction in order: one whose dependences all come before
+    /// it (in SSA order nearly all) is computed at once, any other by `run`.
     fn walk(&mut self) {
         let mut stack = std::mem::take(&mut self.s.stack);
         let mut incomplete = std::mem::take(&mut self.s.incomplete);
         stack.clear();
         incomplete.clear();
         for i in 0..self.n {
-            if self.s.state[i] != NEW {
-                continue;
-            }
-            let mut ready = true;
-            self.for_each_dep(i, |k| ready &= self.s.state[k] == DONE);
-            if ready {
-                self.values[self.first_inst + i] = self.compute(i);
-                self.s.state[i] = DONE;
-            } else {
-                self.run(i, &mut stack, &mut incomplete);
+            match self.s.state[i] {
+                READY => {
+                    self.values[self.first_inst + i] = self.compute(i);
+                    self.s.state[i] = DONE;
+                }
+                NEW => self.run(i, &mut stack, &mut incomplete),
+                _ => {}
             }
         }
         if !incomplete.is_empty() {
@@ -843,14 +913,15 @@ impl<'a> Walker<'_, 'a> {
                 DONE => {
                     stack.pop();
                 }
-                NEW => {
+                NEW | READY => {
                     self.s.state[i] = PENDING;
-                    let state = &self.s.state;
-                    self.for_each_dep(i, |d| match state[d] {
-                        NEW => stack.push(d as u32),
-                        PENDING if d != i => incomplete.push(i as u32),
-                        _ => {}
-                    });
+                    for &d in self.deps_of(i) {
+                        match self.s.state.get(d as usize) {
+                            Some(&NEW | &READY) => stack.push(d),
+                            Some(&PENDING) if d as usize != i => incomplete.push(i as u32),
+                            _ => {}
+                        }
+                    }
                 }
                 _ => {
                     self.values[self.first_inst + i] = self.compute(i);
@@ -875,8 +946,8 @@ impl<'a> Walker<'_, 'a> {
         let mut start = std::mem::take(&mut self.s.rev_start);
         start.clear();
         start.resize(n + 2, 0);
-        for i in 0..n {
-            self.for_each_dep(i, |d| start[d + 2] += 1);
+        for &d in &self.s.deps {
+            start[d as usize + 2] += 1;
         }
         for i in 1..n + 2 {
             start[i] += start[i - 1];
@@ -885,11 +956,11 @@ impl<'a> Walker<'_, 'a> {
         rev.clear();
         rev.resize(start[n + 1] as usize, 0);
         for i in 0..n {
-            self.for_each_dep(i, |d| {
-                let f = &mut start[d + 1];
+            for &d in self.deps_of(i) {
+                let f = &mut start[d as usize + 1];
                 rev[*f as usize] = i as u32;
                 *f += 1;
-            });
+            }
         }
         let mut queued = std::mem::take(&mut self.s.queued);
         queued.clear();
@@ -949,7 +1020,38 @@ impl<'a> Walker<'_, 'a> {
         }
     }
 
+    /// Inlined where the walk stores it: most instructions are arithmetic,
+    /// GEPs and phis, the join of their operands.
+    #[inline(always)]
     fn compute(&self, i: usize) -> Provenance {
+        match self.du.opcodes().get(i) {
+            Some(
+                Opcode::Load
+                | Opcode::Alloca
+                | Opcode::Call
+                | Opcode::AtomicRmw
+                | Opcode::CmpXchg
+                | Opcode::Other
+                | Opcode::LandingPad
+                | Opcode::VAArg,
+            )
+            | None => self.compute_other(i),
+            Some(_) => {
+                let mut p = Provenance::default();
+                for (j, &d) in self.du.operand_row(i).iter().enumerate() {
+                    if d == self.compound {
+                        p.join(&self.code(i, j, d));
+                    } else {
+                        p.join(self.values.get(d as usize).unwrap_or(&EMPTY));
+                    }
+                }
+                p
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn compute_other(&self, i: usize) -> Provenance {
         let Some(&opcode) = self.du.opcodes().get(i) else {
             return Provenance::of(Sources::UNKNOWN);
         };
@@ -1162,17 +1264,16 @@ impl<'a> Walker<'_, 'a> {
         let mut exact = true;
         for g in geps.iter().rev() {
             let gi = self.body.instructions.get(*g as usize)?;
-            let indices: Vec<&Value<'a>> = gi.operands.iter().skip(1).map(|o| &o.value).collect();
-            offset = match (
-                offset,
-                gi.elem_ty
-                    .and_then(|t| layout::gep_offset(types, t, &indices)),
-            ) {
-                (Some(o), Some(g)) => {
-                    exact &= g.exact;
-                    Some(o + g.offset)
+            let Some(o) = offset else { break };
+            offset = match gi
+                .elem_ty
+                .and_then(|t| self.ctx.gep_offset(types, t, gi.operands.get(1..).unwrap_or(&[])))
+            {
+                Some((g, e)) => {
+                    exact &= e;
+                    Some(o + g)
                 }
-                _ => None,
+                None => None,
             };
         }
         let offset = offset.or_else(|| self.tbaa_offset(inst))?;
