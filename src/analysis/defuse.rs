@@ -93,19 +93,33 @@ pub(crate) fn give_u32(mut v: Vec<u32>) {
 /// are names too, so a hostile `%4000000000` costs no table.
 #[inline]
 fn number(name: &str, limit: usize) -> Option<usize> {
-    let b = name.as_bytes();
-    if b.is_empty() || b.len() > 9 || (b.len() > 1 && b[0] == b'0') {
-        return None;
-    }
-    let mut n = 0usize;
-    for &c in b {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
+    // Every operand and result is parsed: the short forms, nearly all,
+    // without a loop.
+    let n = match *name.as_bytes() {
+        [a] => digit(a)?,
+        [a, b] if a != b'0' => digit(a)? * 10 + digit(b)?,
+        [a, b, c] if a != b'0' => (digit(a)? * 10 + digit(b)?) * 10 + digit(c)?,
+        [a, b, c, d] if a != b'0' => {
+            ((digit(a)? * 10 + digit(b)?) * 10 + digit(c)?) * 10 + digit(d)?
         }
-        n = n * 10 + d as usize;
-    }
+        ref b => {
+            if b.is_empty() || b.len() > 9 || b[0] == b'0' {
+                return None;
+            }
+            let mut n = 0usize;
+            for &c in b {
+                n = n * 10 + digit(c)?;
+            }
+            n
+        }
+    };
     (n < limit).then_some(n)
+}
+
+#[inline(always)]
+fn digit(c: u8) -> Option<usize> {
+    let d = c.wrapping_sub(b'0');
+    (d <= 9).then_some(d as usize)
 }
 
 impl Drop for DefUse<'_> {
@@ -251,8 +265,8 @@ impl<'a> DefUse<'a> {
     /// to `decode` for its definition. Empty for an index out of range.
     #[inline]
     pub fn operand_row(&self, i: usize) -> &[u32] {
-        match (self.operand_starts.get(i), self.operand_starts.get(i + 1)) {
-            (Some(&a), Some(&b)) => self.operand_defs.get(a as usize..b as usize).unwrap_or(&[]),
+        match self.operand_starts.get(i..i.wrapping_add(2)) {
+            Some(&[a, b]) => self.operand_defs.get(a as usize..b as usize).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -343,20 +357,20 @@ impl<'a> DefUse<'a> {
     /// Instructions that use `def`, in order; one that uses the value
     /// twice appears twice.
     pub fn users(&self, def: Def) -> impl Iterator<Item = usize> + '_ {
+        self.users_row(def).iter().map(|u| *u as usize)
+    }
+
+    /// `users` as a slice of instruction indices.
+    pub fn users_row(&self, def: Def) -> &[u32] {
         let v = match def {
             Def::Param(p) => p,
             Def::Inst(i) => self.params + i,
         };
         let rows = self.rows.get_or_init(|| self.users_by_value());
-        let (a, b) = match (rows.starts.get(v), rows.starts.get(v + 1)) {
-            (Some(a), Some(b)) => (*a as usize, *b as usize),
-            _ => (0, 0),
-        };
-        rows.users
-            .get(a..b)
-            .unwrap_or(&[])
-            .iter()
-            .map(|u| *u as usize)
+        match rows.starts.get(v..v.wrapping_add(2)) {
+            Some(&[a, b]) => rows.users.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     pub fn block_of(&self, inst: usize) -> usize {

@@ -515,12 +515,10 @@ fn global_root<'a>(v: &Value<'a>) -> Option<&'a str> {
     None
 }
 
-/// Walk states of an instruction. `READY` is new with every dependence
-/// earlier in the function, so done when the walk in order reaches it.
+/// Walk states of an instruction.
 const NEW: u8 = 0;
 const PENDING: u8 = 1;
 const DONE: u8 = 2;
-const READY: u8 = 3;
 
 /// The root a pointer is derived from, through GEPs and casts. A global
 /// is kept as where its name sits (instruction, operand), so the type
@@ -555,14 +553,10 @@ struct Scratch {
     geps: Vec<u32>,
     /// (alloca, store into it), in instruction order for each alloca.
     stores: Vec<(u32, u32)>,
-    /// What each instruction's provenance depends on:
-    /// `deps[dep_starts[i]..dep_starts[i + 1]]`.
-    dep_starts: Vec<u32>,
-    deps: Vec<u32>,
     stack: Vec<u32>,
     incomplete: Vec<u32>,
-    /// `settle_cycles`: reverse dependences (users of i are
-    /// `rev[rev_start[i]..rev_start[i + 1]]`) and the worklist.
+    /// `settle_cycles`: the loads depending on i beyond their operands
+    /// (`rev[rev_start[i]..rev_start[i + 1]]`) and the worklist.
     rev_start: Vec<u32>,
     rev: Vec<u32>,
     queued: Vec<bool>,
@@ -796,66 +790,57 @@ impl<'a> Walker<'_, 'a> {
         }
         // Stable: each alloca's stores stay in instruction order.
         s.stores.sort_by_key(|s| s.0);
-        self.dependences();
     }
 
-    /// Each instruction's dependences, from the operand rows alone (no
-    /// walk over the instructions themselves), in a fixed order: its
+    /// What instruction `i`'s provenance depends on, in a fixed order: its
     /// operands, then for a load the GEP indices on the way to its root and
-    /// the values stored into its alloca. An instruction whose dependences
-    /// all come before it is `READY`.
-    fn dependences(&mut self) {
-        let du = self.du;
+    /// the values stored into its alloca. From the operand rows alone.
+    #[inline]
+    fn for_each_dep(&self, i: usize, mut f: impl FnMut(u32)) {
         let (first, n) = (self.first_inst, self.n);
-        let mut deps = std::mem::take(&mut self.s.deps);
-        let mut starts = std::mem::take(&mut self.s.dep_starts);
-        deps.clear();
-        starts.clear();
-        deps.reserve(du.operand_row_total());
-        starts.reserve(n + 1);
         // An operand code names instruction `code - first` when that is below n.
-        let local = |deps: &mut Vec<u32>, row: &[u32], i: usize| {
-            let mut before = true;
+        let mut local = |row: &[u32]| {
             for &d in row {
                 let k = (d as usize).wrapping_sub(first);
                 if k < n {
-                    deps.push(k as u32);
-                    before &= k < i;
+                    f(k as u32);
                 }
             }
-            before
         };
-        for i in 0..n {
-            starts.push(deps.len() as u32);
-            let mut before = local(&mut deps, du.operand_row(i), i);
-            if let Some(l) = self.load(i) {
-                for &g in self.gep_slice(l) {
-                    let row = du.operand_row(g as usize);
-                    before &= local(&mut deps, row.get(1..).unwrap_or(&[]), i);
-                }
-                if let PtrRoot::Alloca(a) = l.root {
-                    for &(_, st) in self.stores_into(a) {
-                        let row = du.operand_row(st as usize);
-                        before &= local(&mut deps, row.get(..1).unwrap_or(&[]), i);
-                    }
-                }
-            }
-            if before {
-                self.s.state[i] = READY;
-            }
-        }
-        starts.push(deps.len() as u32);
-        self.s.deps = deps;
-        self.s.dep_starts = starts;
+        local(self.du.operand_row(i));
+        self.load_deps(i, local);
     }
 
+    /// The dependences of a load beyond its operands (see `for_each_dep`),
+    /// as rows of operand codes.
     #[inline]
-    fn deps_of(&self, i: usize) -> &[u32] {
-        let s = &self.s.dep_starts;
-        match (s.get(i), s.get(i + 1)) {
-            (Some(&a), Some(&b)) => self.s.deps.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
+    fn load_deps(&self, i: usize, mut f: impl FnMut(&[u32])) {
+        let Some(l) = self.load(i) else { return };
+        for &g in self.gep_slice(l) {
+            f(self.du.operand_row(g as usize).get(1..).unwrap_or(&[]));
         }
+        if let PtrRoot::Alloca(a) = l.root {
+            for &(_, st) in self.stores_into(a) {
+                f(self.du.operand_row(st as usize).get(..1).unwrap_or(&[]));
+            }
+        }
+    }
+
+    /// Whether every dependence of instruction `i` (operand codes `row`)
+    /// comes before it, so is done when the walk in order reaches `i`.
+    #[inline]
+    fn ready(&self, i: usize, row: &[u32]) -> bool {
+        // Code d names an instruction in i..n when d - (first + i) < n - i.
+        let (base, span) = (self.first_inst + i, self.n - i);
+        let before = |row: &[u32]| row.iter().all(|&d| (d as usize).wrapping_sub(base) >= span);
+        if !before(row) {
+            return false;
+        }
+        let mut all = true;
+        if self.s.load_of[i] != u32::MAX {
+            self.load_deps(i, |r| all &= before(r));
+        }
+        all
     }
 
     fn load(&self, i: usize) -> Option<&LoadRoot> {
@@ -883,13 +868,16 @@ impl<'a> Walker<'_, 'a> {
         stack.clear();
         incomplete.clear();
         for i in 0..self.n {
-            match self.s.state[i] {
-                READY => {
-                    self.values[self.first_inst + i] = self.compute(i);
-                    self.s.state[i] = DONE;
-                }
-                NEW => self.run(i, &mut stack, &mut incomplete),
-                _ => {}
+            if self.s.state[i] != NEW {
+                // Computed by an earlier `run`.
+                continue;
+            }
+            let row = self.du.operand_row(i);
+            if self.ready(i, row) {
+                self.values[self.first_inst + i] = self.compute_row(i, row);
+                self.s.state[i] = DONE;
+            } else {
+                self.run(i, &mut stack, &mut incomplete);
             }
         }
         if !incomplete.is_empty() {
@@ -913,15 +901,14 @@ impl<'a> Walker<'_, 'a> {
                 DONE => {
                     stack.pop();
                 }
-                NEW | READY => {
+                NEW => {
                     self.s.state[i] = PENDING;
-                    for &d in self.deps_of(i) {
-                        match self.s.state.get(d as usize) {
-                            Some(&NEW | &READY) => stack.push(d),
-                            Some(&PENDING) if d as usize != i => incomplete.push(i as u32),
-                            _ => {}
-                        }
-                    }
+                    let state = &self.s.state;
+                    self.for_each_dep(i, |d| match state.get(d as usize) {
+                        Some(&NEW) => stack.push(d),
+                        Some(&PENDING) if d as usize != i => incomplete.push(i as u32),
+                        _ => {}
+                    });
                 }
                 _ => {
                     self.values[self.first_inst + i] = self.compute(i);
@@ -941,25 +928,45 @@ impl<'a> Walker<'_, 'a> {
     /// the budget bounds it anyway.
     fn settle_cycles(&mut self, incomplete: &[u32]) {
         let n = self.n;
-        // Reverse dependences, flat, counted two places to the right (as
-        // in `DefUse`): filling moves each row's start to its end.
+        // Who depends on i: its users by operand (the def-use rows, which
+        // rules ask for in these functions anyway), and the loads it
+        // reaches as a GEP index or a value stored into their alloca
+        // (`extra`, rows built here, counted two places to the right).
         let mut start = std::mem::take(&mut self.s.rev_start);
+        let mut extra = std::mem::take(&mut self.s.rev);
         start.clear();
-        start.resize(n + 2, 0);
-        for &d in &self.s.deps {
-            start[d as usize + 2] += 1;
-        }
-        for i in 1..n + 2 {
-            start[i] += start[i - 1];
-        }
-        let mut rev = std::mem::take(&mut self.s.rev);
-        rev.clear();
-        rev.resize(start[n + 1] as usize, 0);
-        for i in 0..n {
-            for &d in self.deps_of(i) {
-                let f = &mut start[d as usize + 1];
-                rev[*f as usize] = i as u32;
-                *f += 1;
+        extra.clear();
+        let (first, loads) = (self.first_inst, self.s.loads.len());
+        if loads > 0 {
+            start.resize(n + 2, 0);
+            for j in 0..n {
+                if self.s.load_of[j] != u32::MAX {
+                    self.load_deps(j, |row| {
+                        for &d in row {
+                            let k = (d as usize).wrapping_sub(first);
+                            if k < n {
+                                start[k + 2] += 1;
+                            }
+                        }
+                    });
+                }
+            }
+            for i in 1..n + 2 {
+                start[i] += start[i - 1];
+            }
+            extra.resize(start[n + 1] as usize, 0);
+            for j in 0..n {
+                if self.s.load_of[j] != u32::MAX {
+                    self.load_deps(j, |row| {
+                        for &d in row {
+                            let k = (d as usize).wrapping_sub(first);
+                            if k < n {
+                                extra[start[k + 1] as usize] = j as u32;
+                                start[k + 1] += 1;
+                            }
+                        }
+                    });
+                }
             }
         }
         let mut queued = std::mem::take(&mut self.s.queued);
@@ -988,15 +995,36 @@ impl<'a> Walker<'_, 'a> {
                 continue;
             }
             self.values[self.first_inst + i] = grown;
-            for &u in &rev[start[i] as usize..start[i + 1] as usize] {
-                if !queued[u as usize] {
-                    queued[u as usize] = true;
+            // Both rows ascend: merged, the users are pushed in order.
+            let mut a = self.du.users_row(Def::Inst(i));
+            let mut b = match start.get(i..i + 2) {
+                Some(&[x, y]) => extra.get(x as usize..y as usize).unwrap_or(&[]),
+                _ => &[],
+            };
+            loop {
+                let u = match (a.first(), b.first()) {
+                    (Some(&x), Some(&y)) if x <= y => {
+                        a = &a[1..];
+                        x
+                    }
+                    (_, Some(&y)) => {
+                        b = &b[1..];
+                        y
+                    }
+                    (Some(&x), None) => {
+                        a = &a[1..];
+                        x
+                    }
+                    (None, None) => break,
+                };
+                if let Some(q) = queued.get_mut(u as usize).filter(|q| !**q) {
+                    *q = true;
                     work.push_back(u);
                 }
             }
         }
         self.s.rev_start = start;
-        self.s.rev = rev;
+        self.s.rev = extra;
         self.s.queued = queued;
         self.s.work = work;
     }
@@ -1024,6 +1052,12 @@ impl<'a> Walker<'_, 'a> {
     /// GEPs and phis, the join of their operands.
     #[inline(always)]
     fn compute(&self, i: usize) -> Provenance {
+        self.compute_row(i, self.du.operand_row(i))
+    }
+
+    /// `compute` with instruction `i`'s operand codes at hand.
+    #[inline(always)]
+    fn compute_row(&self, i: usize, row: &[u32]) -> Provenance {
         match self.du.opcodes().get(i) {
             Some(
                 Opcode::Load
@@ -1038,7 +1072,7 @@ impl<'a> Walker<'_, 'a> {
             | None => self.compute_other(i),
             Some(_) => {
                 let mut p = Provenance::default();
-                for (j, &d) in self.du.operand_row(i).iter().enumerate() {
+                for (j, &d) in row.iter().enumerate() {
                     if d == self.compound {
                         p.join(&self.code(i, j, d));
                     } else {
