@@ -271,6 +271,17 @@ impl<'a> DefUse<'a> {
         }
     }
 
+    /// Where each instruction's operand codes start in `operand_codes`,
+    /// and (last) where they end: row i is `starts[i]..starts[i + 1]`.
+    pub fn operand_starts(&self) -> &[u32] {
+        &self.operand_starts
+    }
+
+    /// All operand codes, row after row.
+    pub fn operand_codes(&self) -> &[u32] {
+        &self.operand_defs
+    }
+
     /// The opcode of each instruction, in order.
     pub fn opcodes(&self) -> &[Opcode] {
         &self.opcodes

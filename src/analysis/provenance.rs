@@ -515,6 +515,22 @@ fn global_root<'a>(v: &Value<'a>) -> Option<&'a str> {
     None
 }
 
+/// Whether an instruction's provenance is the join of its operands'.
+#[inline(always)]
+fn is_join(opcode: Opcode) -> bool {
+    !matches!(
+        opcode,
+        Opcode::Load
+            | Opcode::Alloca
+            | Opcode::Call
+            | Opcode::AtomicRmw
+            | Opcode::CmpXchg
+            | Opcode::Other
+            | Opcode::LandingPad
+            | Opcode::VAArg
+    )
+}
+
 /// Walk states of an instruction.
 const NEW: u8 = 0;
 const PENDING: u8 = 1;
@@ -536,6 +552,7 @@ enum PtrRoot {
 /// depends only on the root and the GEPs, which never change, so a load
 /// recomputed in a cycle does not name its field again.
 struct LoadRoot {
+    inst: u32,
     root: PtrRoot,
     start: u32,
     end: u32,
@@ -555,10 +572,9 @@ struct Scratch {
     stores: Vec<(u32, u32)>,
     stack: Vec<u32>,
     incomplete: Vec<u32>,
-    /// `settle_cycles`: the loads depending on i beyond their operands
-    /// (`rev[rev_start[i]..rev_start[i + 1]]`) and the worklist.
-    rev_start: Vec<u32>,
-    rev: Vec<u32>,
+    /// `settle_cycles`: (i, a load depending on i beyond its operands),
+    /// by i then load, and the worklist.
+    extra: Vec<(u32, u32)>,
     queued: Vec<bool>,
     work: VecDeque<u32>,
 }
@@ -771,6 +787,7 @@ impl<'a> Walker<'_, 'a> {
                     let root = pointer_root(self.body, du, i, 0, &mut s.geps);
                     s.load_of[i] = s.loads.len() as u32;
                     s.loads.push(LoadRoot {
+                        inst: i as u32,
                         root,
                         start,
                         end: s.geps.len() as u32,
@@ -867,17 +884,28 @@ impl<'a> Walker<'_, 'a> {
         let mut incomplete = std::mem::take(&mut self.s.incomplete);
         stack.clear();
         incomplete.clear();
-        for i in 0..self.n {
+        let du = self.du;
+        let (starts, codes) = (du.operand_starts(), du.operand_codes());
+        let rows = starts.windows(2).zip(du.opcodes()).take(self.n);
+        for (i, (w, &opcode)) in rows.enumerate() {
             if self.s.state[i] != NEW {
                 // Computed by an earlier `run`.
                 continue;
             }
-            let row = self.du.operand_row(i);
-            if self.ready(i, row) {
-                self.values[self.first_inst + i] = self.compute_row(i, row);
-                self.s.state[i] = DONE;
+            let row = codes.get(w[0] as usize..w[1] as usize).unwrap_or(&[]);
+            let p = if is_join(opcode) {
+                self.join_if_ready(i, row)
+            } else if self.ready(i, row) {
+                Some(self.compute_other(i))
             } else {
-                self.run(i, &mut stack, &mut incomplete);
+                None
+            };
+            match p {
+                Some(p) => {
+                    self.values[self.first_inst + i] = p;
+                    self.s.state[i] = DONE;
+                }
+                None => self.run(i, &mut stack, &mut incomplete),
             }
         }
         if !incomplete.is_empty() {
@@ -885,6 +913,26 @@ impl<'a> Walker<'_, 'a> {
         }
         self.s.stack = stack;
         self.s.incomplete = incomplete;
+    }
+
+    /// The join of operand codes `row` of instruction `i`, unless one is
+    /// `i` or a later instruction (then the walk must go depth first).
+    #[inline(always)]
+    fn join_if_ready(&self, i: usize, row: &[u32]) -> Option<Provenance> {
+        // Code d names an instruction in i..n when d - (first + i) < n - i.
+        let (base, span) = (self.first_inst + i, self.n - i);
+        let mut p = Provenance::default();
+        for (j, &d) in row.iter().enumerate() {
+            if (d as usize).wrapping_sub(base) < span {
+                return None;
+            }
+            if d == self.compound {
+                p.join(&self.code(i, j, d));
+            } else {
+                p.join(self.values.get(d as usize).unwrap_or(&EMPTY));
+            }
+        }
+        Some(p)
     }
 
     /// Iterative post-order: an instruction is computed once the
@@ -929,46 +977,23 @@ impl<'a> Walker<'_, 'a> {
     fn settle_cycles(&mut self, incomplete: &[u32]) {
         let n = self.n;
         // Who depends on i: its users by operand (the def-use rows, which
-        // rules ask for in these functions anyway), and the loads it
-        // reaches as a GEP index or a value stored into their alloca
-        // (`extra`, rows built here, counted two places to the right).
-        let mut start = std::mem::take(&mut self.s.rev_start);
-        let mut extra = std::mem::take(&mut self.s.rev);
-        start.clear();
+        // rules ask for in these functions anyway), and the few loads it
+        // reaches as a GEP index or a value stored into their alloca.
+        let mut extra = std::mem::take(&mut self.s.extra);
         extra.clear();
-        let (first, loads) = (self.first_inst, self.s.loads.len());
-        if loads > 0 {
-            start.resize(n + 2, 0);
-            for j in 0..n {
-                if self.s.load_of[j] != u32::MAX {
-                    self.load_deps(j, |row| {
-                        for &d in row {
-                            let k = (d as usize).wrapping_sub(first);
-                            if k < n {
-                                start[k + 2] += 1;
-                            }
-                        }
-                    });
+        let first = self.first_inst;
+        for l in &self.s.loads {
+            self.load_deps(l.inst as usize, |row| {
+                for &d in row {
+                    let k = (d as usize).wrapping_sub(first);
+                    if k < n {
+                        extra.push((k as u32, l.inst));
+                    }
                 }
-            }
-            for i in 1..n + 2 {
-                start[i] += start[i - 1];
-            }
-            extra.resize(start[n + 1] as usize, 0);
-            for j in 0..n {
-                if self.s.load_of[j] != u32::MAX {
-                    self.load_deps(j, |row| {
-                        for &d in row {
-                            let k = (d as usize).wrapping_sub(first);
-                            if k < n {
-                                extra[start[k + 1] as usize] = j as u32;
-                                start[k + 1] += 1;
-                            }
-                        }
-                    });
-                }
-            }
+            });
         }
+        // Stable: each row stays in instruction order.
+        extra.sort_by_key(|e| e.0);
         let mut queued = std::mem::take(&mut self.s.queued);
         queued.clear();
         queued.resize(n, false);
@@ -997,17 +1022,16 @@ impl<'a> Walker<'_, 'a> {
             self.values[self.first_inst + i] = grown;
             // Both rows ascend: merged, the users are pushed in order.
             let mut a = self.du.users_row(Def::Inst(i));
-            let mut b = match start.get(i..i + 2) {
-                Some(&[x, y]) => extra.get(x as usize..y as usize).unwrap_or(&[]),
-                _ => &[],
-            };
+            let lo = extra.partition_point(|e| (e.0 as usize) < i);
+            let hi = extra.partition_point(|e| (e.0 as usize) <= i);
+            let mut b = &extra[lo..hi];
             loop {
                 let u = match (a.first(), b.first()) {
-                    (Some(&x), Some(&y)) if x <= y => {
+                    (Some(&x), Some(&(_, y))) if x <= y => {
                         a = &a[1..];
                         x
                     }
-                    (_, Some(&y)) => {
+                    (_, Some(&(_, y))) => {
                         b = &b[1..];
                         y
                     }
@@ -1023,8 +1047,7 @@ impl<'a> Walker<'_, 'a> {
                 }
             }
         }
-        self.s.rev_start = start;
-        self.s.rev = extra;
+        self.s.extra = extra;
         self.s.queued = queued;
         self.s.work = work;
     }
@@ -1059,18 +1082,7 @@ impl<'a> Walker<'_, 'a> {
     #[inline(always)]
     fn compute_row(&self, i: usize, row: &[u32]) -> Provenance {
         match self.du.opcodes().get(i) {
-            Some(
-                Opcode::Load
-                | Opcode::Alloca
-                | Opcode::Call
-                | Opcode::AtomicRmw
-                | Opcode::CmpXchg
-                | Opcode::Other
-                | Opcode::LandingPad
-                | Opcode::VAArg,
-            )
-            | None => self.compute_other(i),
-            Some(_) => {
+            Some(&opcode) if is_join(opcode) => {
                 let mut p = Provenance::default();
                 for (j, &d) in row.iter().enumerate() {
                     if d == self.compound {
@@ -1081,6 +1093,7 @@ impl<'a> Walker<'_, 'a> {
                 }
                 p
             }
+            _ => self.compute_other(i),
         }
     }
 
