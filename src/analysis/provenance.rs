@@ -173,6 +173,8 @@ fn origin(id: u32) -> Option<Origin> {
 }
 
 const MAX_ORIGINS: usize = 4;
+// `add_origins` is unrolled over four slots.
+const _: () = assert!(MAX_ORIGINS == 4);
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Provenance {
@@ -223,14 +225,26 @@ impl Provenance {
         }
     }
 
+    #[inline(never)]
     fn add_origins(&mut self, other: &[u32; MAX_ORIGINS]) {
-        // Origins fill their slots from the first, so the named ones are a prefix.
-        for &o in other.iter().take_while(|o| **o != 0) {
-            if self.origins.contains(&o) {
+        // Origins fill their slots from the first, so the named ones are a
+        // prefix. Unrolled over the four slots: this runs at many joins.
+        let s = &mut self.origins;
+        for &o in other {
+            if o == 0 {
+                break;
+            }
+            if s[0] == o || s[1] == o || s[2] == o || s[3] == o {
                 continue;
             }
-            if let Some(slot) = self.origins.iter_mut().find(|s| **s == 0) {
-                *slot = o;
+            if s[0] == 0 {
+                s[0] = o;
+            } else if s[1] == 0 {
+                s[1] = o;
+            } else if s[2] == 0 {
+                s[2] = o;
+            } else if s[3] == 0 {
+                s[3] = o;
             }
         }
     }
@@ -739,7 +753,14 @@ fn value_prov(
         Value::Aggregate(a) if depth < 16 => {
             let mut p = Provenance::of(Sources::LITERAL);
             for op in &a.elements {
-                p.join(&value_prov(values, first_inst, du, &op.value, depth + 1));
+                // Joining a literal (or nothing) into a literal without an
+                // argument changes nothing: only values that may hold a
+                // local are walked (vector constants are long).
+                if let Value::Local(_) | Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) =
+                    op.value
+                {
+                    p.join(&value_prov(values, first_inst, du, &op.value, depth + 1));
+                }
             }
             p
         }
