@@ -342,8 +342,9 @@ impl<'a> DefUse<'a> {
         // `starts[s + 1]` is where the row of slot s starts; filling moves
         // it to where that row ends, which is where row s + 1 starts.
         for &d in &self.operand_defs {
-            if d != 0 && (d as usize) <= values {
-                starts[d as usize + 1] += 1;
+            let s = d.wrapping_sub(1) as usize;
+            if s < values {
+                starts[s + 2] += 1;
             }
         }
         for v in 1..values + 2 {
@@ -352,9 +353,10 @@ impl<'a> DefUse<'a> {
         let mut users = spare_u32();
         users.resize(starts[values + 1] as usize, 0);
         for (i, w) in self.operand_starts.windows(2).enumerate() {
-            for &d in &self.operand_defs[w[0] as usize..w[1] as usize] {
-                if d != 0 && (d as usize) <= values {
-                    let f = &mut starts[d as usize];
+            for &d in self.operand_defs.get(w[0] as usize..w[1] as usize).unwrap_or(&[]) {
+                let s = d.wrapping_sub(1) as usize;
+                if s < values {
+                    let f = &mut starts[s + 1];
                     users[*f as usize] = i as u32;
                     *f += 1;
                 }
