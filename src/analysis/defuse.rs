@@ -91,7 +91,7 @@ pub(crate) fn give_u32(mut v: Vec<u32>) {
 
 /// `%12` is numbered 12; `%012` or `%x` are names. Numbers past `limit`
 /// are names too, so a hostile `%4000000000` costs no table.
-#[inline]
+#[inline(always)]
 fn number(name: &str, limit: usize) -> Option<usize> {
     // Every operand and result is parsed: the short forms, nearly all,
     // without a loop.
@@ -178,10 +178,8 @@ impl<'a> DefUse<'a> {
             .try_with(|s| std::mem::take(&mut *s.borrow_mut()))
             .unwrap_or_default();
         opcodes.reserve(n);
-        let mut total = 0;
+        opcodes.extend(body.instructions.iter().map(|i| i.opcode));
         for (i, inst) in body.instructions.iter().enumerate() {
-            total += inst.operands.len();
-            opcodes.push(inst.opcode);
             if let Some(name) = inst.result {
                 define(name, params + i);
             }
@@ -201,17 +199,17 @@ impl<'a> DefUse<'a> {
         let mut starts = std::mem::take(&mut du.operand_starts);
         let mut defs = std::mem::take(&mut du.operand_defs);
         starts.reserve(n + 1);
-        defs.reserve(total);
+        // Most instructions have one to three operands; the spares have
+        // grown to fit earlier functions anyway.
+        defs.reserve(2 * n);
         for inst in &body.instructions {
             starts.push(defs.len() as u32);
-            for op in inst.operands.iter() {
-                defs.push(match op.value {
-                    Value::Local(name) => du.slot(name).map_or(undefined, |s| s + 1),
-                    Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
-                    Value::Label(_) | Value::Metadata(_) => empty,
-                    _ => 0,
-                });
-            }
+            defs.extend(inst.operands.iter().map(|op| match op.value {
+                Value::Local(name) => du.slot(name).map_or(undefined, |s| s + 1),
+                Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
+                Value::Label(_) | Value::Metadata(_) => empty,
+                _ => 0,
+            }));
         }
         starts.push(defs.len() as u32);
         (du.operand_starts, du.operand_defs) = (starts, defs);
