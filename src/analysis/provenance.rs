@@ -906,15 +906,16 @@ impl<'a> Walker<'_, 'a> {
         stack.clear();
         incomplete.clear();
         let du = self.du;
-        let (starts, codes) = (du.operand_starts(), du.operand_codes());
-        let rows = starts.windows(2).zip(du.opcodes()).take(self.n);
-        for (i, (w, &opcode)) in rows.enumerate() {
+        let (starts, codes, opcodes) = (du.operand_starts(), du.operand_codes(), du.opcodes());
+        let n = self.n.min(opcodes.len()).min(starts.len().saturating_sub(1));
+        for i in 0..n {
             if self.s.state[i] != NEW {
                 // Computed by an earlier `run`.
                 continue;
             }
-            let row = codes.get(w[0] as usize..w[1] as usize).unwrap_or(&[]);
-            let p = if is_join(opcode) {
+            let (a, b) = (starts[i] as usize, starts[i + 1] as usize);
+            let row = codes.get(a..b).unwrap_or(&[]);
+            let p = if is_join(opcodes[i]) {
                 self.join_if_ready(i, row)
             } else if self.ready(i, row) {
                 Some(self.compute_other(i))
@@ -961,6 +962,7 @@ impl<'a> Walker<'_, 'a> {
     /// through a phi) contributes nothing.
     /// `incomplete` collects the instructions computed while a dependency
     /// was still pending, for `settle_cycles`.
+    #[inline(never)]
     fn run(&mut self, root: usize, stack: &mut Vec<u32>, incomplete: &mut Vec<u32>) {
         stack.clear();
         stack.push(root as u32);
@@ -995,6 +997,7 @@ impl<'a> Walker<'_, 'a> {
     /// depend on it. Provenance only grows (a union of a few bits and at most
     /// four names), so each instruction changes a bounded number of times;
     /// the budget bounds it anyway.
+    #[inline(never)]
     fn settle_cycles(&mut self, incomplete: &[u32]) {
         let n = self.n;
         // Who depends on i: its users by operand (the def-use rows, which
