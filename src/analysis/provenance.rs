@@ -788,6 +788,7 @@ struct Walker<'w, 'a> {
 
 impl<'a> Walker<'_, 'a> {
     /// Finds every load's address root and the stores into each alloca, once.
+    #[inline(never)]
     fn prepare(&mut self) {
         let du = self.du;
         let n = self.n;
@@ -900,6 +901,7 @@ impl<'a> Walker<'_, 'a> {
 
     /// Every instruction in order: one whose dependences all come before
     /// it (in SSA order nearly all) is computed at once, any other by `run`.
+    #[inline(never)]
     fn walk(&mut self) {
         let mut stack = std::mem::take(&mut self.s.stack);
         let mut incomplete = std::mem::take(&mut self.s.incomplete);
