@@ -171,9 +171,8 @@ impl<'a> DefUse<'a> {
                 define(name, slot);
             }
         }
-        // One walk over the instructions gathers names, operand counts and
-        // opcodes (which later analyses read here, not from the large
-        // instruction structs).
+        // The opcodes, which later analyses read here, not from the large
+        // instruction structs; then the names.
         let mut opcodes = SPARE_OPCODES
             .try_with(|s| std::mem::take(&mut *s.borrow_mut()))
             .unwrap_or_default();
@@ -194,25 +193,7 @@ impl<'a> DefUse<'a> {
             block_of: spare_u32(),
             opcodes,
         };
-        let slots = (params + n) as u32;
-        let (undefined, empty, compound) = (slots + 1, slots + 2, slots + 3);
-        let mut starts = std::mem::take(&mut du.operand_starts);
-        let mut defs = std::mem::take(&mut du.operand_defs);
-        starts.reserve(n + 1);
-        // Most instructions have one to three operands; the spares have
-        // grown to fit earlier functions anyway.
-        defs.reserve(2 * n);
-        for inst in &body.instructions {
-            starts.push(defs.len() as u32);
-            defs.extend(inst.operands.iter().map(|op| match op.value {
-                Value::Local(name) => du.slot(name).map_or(undefined, |s| s + 1),
-                Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
-                Value::Label(_) | Value::Metadata(_) => empty,
-                _ => 0,
-            }));
-        }
-        starts.push(defs.len() as u32);
-        (du.operand_starts, du.operand_defs) = (starts, defs);
+        du.code_operands(body);
         du.block_of.resize(n, 0);
         for (b, block) in body.blocks.iter().enumerate() {
             let r = &block.instructions;
@@ -221,6 +202,31 @@ impl<'a> DefUse<'a> {
             }
         }
         du
+    }
+
+    /// Each operand's code, once every name is known (a phi may use a
+    /// value defined further down).
+    #[inline(never)]
+    fn code_operands(&mut self, body: &Body<'a>) {
+        let n = body.instructions.len();
+        let (undefined, empty, compound) = (self.undefined(), self.empty(), self.compound());
+        let mut starts = std::mem::take(&mut self.operand_starts);
+        let mut defs = std::mem::take(&mut self.operand_defs);
+        starts.reserve(n + 1);
+        // Most instructions have one to three operands; the spares have
+        // grown to fit earlier functions anyway.
+        defs.reserve(2 * n);
+        for inst in &body.instructions {
+            starts.push(defs.len() as u32);
+            defs.extend(inst.operands.iter().map(|op| match op.value {
+                Value::Local(name) => self.slot(name).map_or(undefined, |s| s + 1),
+                Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
+                Value::Label(_) | Value::Metadata(_) => empty,
+                _ => 0,
+            }));
+        }
+        starts.push(defs.len() as u32);
+        (self.operand_starts, self.operand_defs) = (starts, defs);
     }
 
     #[inline]
@@ -351,7 +357,11 @@ impl<'a> DefUse<'a> {
         let mut users = spare_u32();
         users.resize(starts[values + 1] as usize, 0);
         for (i, w) in self.operand_starts.windows(2).enumerate() {
-            for &d in self.operand_defs.get(w[0] as usize..w[1] as usize).unwrap_or(&[]) {
+            for &d in self
+                .operand_defs
+                .get(w[0] as usize..w[1] as usize)
+                .unwrap_or(&[])
+            {
                 let s = d.wrapping_sub(1) as usize;
                 if s < values {
                     let f = &mut starts[s + 1];

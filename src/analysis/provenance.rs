@@ -625,7 +625,11 @@ impl Drop for FunctionProvenance {
         v.clear();
         let _ = SPARE_VALUES.try_with(|s| {
             let old = s.take();
-            s.set(if old.capacity() > v.capacity() { old } else { v });
+            s.set(if old.capacity() > v.capacity() {
+                old
+            } else {
+                v
+            });
         });
     }
 }
@@ -909,7 +913,10 @@ impl<'a> Walker<'_, 'a> {
         incomplete.clear();
         let du = self.du;
         let (starts, codes, opcodes) = (du.operand_starts(), du.operand_codes(), du.opcodes());
-        let n = self.n.min(opcodes.len()).min(starts.len().saturating_sub(1));
+        let n = self
+            .n
+            .min(opcodes.len())
+            .min(starts.len().saturating_sub(1));
         for i in 0..n {
             if self.s.state[i] != NEW {
                 // Computed by an earlier `run`.
@@ -1082,7 +1089,12 @@ impl<'a> Walker<'_, 'a> {
     #[inline]
     fn code(&self, i: usize, j: usize, d: u32) -> Provenance {
         if d == self.compound {
-            return match self.body.instructions.get(i).and_then(|x| x.operands.get(j)) {
+            return match self
+                .body
+                .instructions
+                .get(i)
+                .and_then(|x| x.operands.get(j))
+            {
                 Some(op) => value_prov(&self.values, self.first_inst, self.du, &op.value, 0),
                 None => Provenance::of(Sources::UNKNOWN),
             };
@@ -1241,7 +1253,6 @@ impl<'a> Walker<'_, 'a> {
         p
     }
 
-
     fn load_from_global(&self, g: &'a str) -> Provenance {
         if let Some(name) = self.ctx.function_constant_globals.get(g) {
             return Provenance::named(
@@ -1338,10 +1349,10 @@ impl<'a> Walker<'_, 'a> {
         for g in geps.iter().rev() {
             let gi = self.body.instructions.get(*g as usize)?;
             let Some(o) = offset else { break };
-            offset = match gi
-                .elem_ty
-                .and_then(|t| self.ctx.gep_offset(types, t, gi.operands.get(1..).unwrap_or(&[])))
-            {
+            offset = match gi.elem_ty.and_then(|t| {
+                self.ctx
+                    .gep_offset(types, t, gi.operands.get(1..).unwrap_or(&[]))
+            }) {
                 Some((g, e)) => {
                     exact &= e;
                     Some(o + g)
@@ -1372,11 +1383,16 @@ impl<'a> Walker<'_, 'a> {
     }
 }
 
-
 /// Walks operand `j` of instruction `i`, a pointer, back to its root,
 /// pushing the GEPs it passes (outermost first) onto `geps`. By operand
 /// codes and opcodes: only a global's name is read from the instruction.
-fn pointer_root(body: &Body<'_>, du: &DefUse<'_>, i: usize, j: usize, geps: &mut Vec<u32>) -> PtrRoot {
+fn pointer_root(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    i: usize,
+    j: usize,
+    geps: &mut Vec<u32>,
+) -> PtrRoot {
     let (mut i, mut j) = (i, j);
     let opcodes = du.opcodes();
     let compound = du.compound();
