@@ -3,6 +3,7 @@
 
 use crate::ir::{Body, Function, Opcode, Value};
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 
 /// Where a local value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,14 +20,20 @@ pub enum Def {
 /// where an operand sits (`operand`) look nothing up at all. Users are
 /// stored flat (compressed rows): one allocation per function instead of one
 /// per value, which showed in profiles.
-#[derive(Debug, Default)]
+///
+/// An operand's code (`operand_row`) says what it is without touching the
+/// instruction: 0 a constant or global, `1..=slots()` the value in slot
+/// `code - 1` (parameters first, then instructions), then `undefined()`,
+/// `empty()` and `compound()` (see there).
+#[derive(Debug)]
 pub struct DefUse<'a> {
-    /// Slot + 1 (0: none) of the local numbered `%i`.
+    /// Slot + 1 (0: none) of the local numbered `%i`, for every number
+    /// below the limit (a larger one is a name).
     numbered: Vec<u32>,
     /// Slot of every other local name.
     named: FxHashMap<&'a str, u32>,
-    /// The definition (slot + 1, 0: none or not a local) of operand `j` of
-    /// instruction `i` is `operand_defs[operand_starts[i] + j]`.
+    /// The code of operand `j` of instruction `i` is
+    /// `operand_defs[operand_starts[i] + j]`.
     operand_starts: Vec<u32>,
     operand_defs: Vec<u32>,
     /// Users of value `v` are `users[starts[v]..starts[v + 1]]`, where
@@ -47,21 +54,99 @@ struct Users {
     users: Vec<u32>,
 }
 
+thread_local! {
+    /// Buffers of dropped chains, reused by the next function: a scan
+    /// builds chains for every function, and the allocator's work (and
+    /// its consolidation of freed chunks on large modules) showed in
+    /// profiles. A few per thread, so memory stays that of the largest
+    /// function.
+    static SPARE_U32: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+    static SPARE_OPCODES: RefCell<Vec<Opcode>> = const { RefCell::new(Vec::new()) };
+}
+
+const SPARE_KEPT: usize = 8;
+
+/// An empty vector, reusing a spare's allocation when there is one.
+pub(crate) fn spare_u32() -> Vec<u32> {
+    SPARE_U32
+        .try_with(|s| s.borrow_mut().pop())
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// Hands `v` back for reuse.
+pub(crate) fn give_u32(mut v: Vec<u32>) {
+    if v.capacity() == 0 {
+        return;
+    }
+    v.clear();
+    let _ = SPARE_U32.try_with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() < SPARE_KEPT {
+            s.push(v);
+        }
+    });
+}
+
 /// `%12` is numbered 12; `%012` or `%x` are names. Numbers past `limit`
 /// are names too, so a hostile `%4000000000` costs no table.
+#[inline(always)]
 fn number(name: &str, limit: usize) -> Option<usize> {
-    let b = name.as_bytes();
-    if b.is_empty() || b.len() > 9 || (b.len() > 1 && b[0] == b'0') {
-        return None;
-    }
-    let mut n = 0usize;
-    for &c in b {
-        if !c.is_ascii_digit() {
-            return None;
+    // Every operand and result is parsed: the short forms, nearly all,
+    // without a loop.
+    let n = match *name.as_bytes() {
+        [a] => digit(a)?,
+        [a, b] if a != b'0' => digit(a)? * 10 + digit(b)?,
+        [a, b, c] if a != b'0' => (digit(a)? * 10 + digit(b)?) * 10 + digit(c)?,
+        [a, b, c, d] if a != b'0' => {
+            ((digit(a)? * 10 + digit(b)?) * 10 + digit(c)?) * 10 + digit(d)?
         }
-        n = n * 10 + (c - b'0') as usize;
-    }
+        ref b => {
+            if b.is_empty() || b.len() > 9 || b[0] == b'0' {
+                return None;
+            }
+            let mut n = 0usize;
+            for &c in b {
+                n = n * 10 + digit(c)?;
+            }
+            n
+        }
+    };
     (n < limit).then_some(n)
+}
+
+#[inline(always)]
+fn digit(c: u8) -> Option<usize> {
+    let d = c.wrapping_sub(b'0');
+    (d <= 9).then_some(d as usize)
+}
+
+impl Drop for DefUse<'_> {
+    fn drop(&mut self) {
+        for v in [
+            std::mem::take(&mut self.numbered),
+            std::mem::take(&mut self.operand_starts),
+            std::mem::take(&mut self.operand_defs),
+            std::mem::take(&mut self.block_of),
+        ] {
+            give_u32(v);
+        }
+        if let Some(rows) = self.rows.take() {
+            give_u32(rows.starts);
+            give_u32(rows.users);
+        }
+        let mut opcodes = std::mem::take(&mut self.opcodes);
+        if opcodes.capacity() > 0 {
+            opcodes.clear();
+            let _ = SPARE_OPCODES.try_with(|s| {
+                let mut s = s.borrow_mut();
+                if s.capacity() < opcodes.capacity() {
+                    *s = opcodes;
+                }
+            });
+        }
+    }
 }
 
 impl<'a> DefUse<'a> {
@@ -70,66 +155,81 @@ impl<'a> DefUse<'a> {
         let n = body.instructions.len();
         // LLVM numbers parameters, blocks and instructions in one sequence.
         let limit = params + n + body.blocks.len() + 64;
-        let mut du = DefUse {
-            params,
-            ..Default::default()
-        };
-        // One walk over the instructions gathers names, operand counts and
-        // opcodes (which later analyses read here, not from the large
-        // instruction structs).
-        let mut total = 0;
-        du.opcodes.reserve(n);
-        let names = function
-            .params
-            .iter()
-            .map(|p| p.name)
-            .chain(body.instructions.iter().map(|i| {
-                total += i.operands.len();
-                du.opcodes.push(i.opcode);
-                i.result
-            }));
+        // One table entry for every number below the limit, made at once.
+        let mut numbered = spare_u32();
+        numbered.resize(limit, 0);
+        let mut named = FxHashMap::default();
         // A name defined twice keeps its last definition, as a map would.
-        let (mut numbered, mut named) = (Vec::new(), FxHashMap::default());
-        for (slot, name) in names.enumerate() {
-            let Some(name) = name else { continue };
-            match number(name, limit) {
-                Some(k) => {
-                    if numbered.len() <= k {
-                        numbered.resize(k + 1, 0);
-                    }
-                    numbered[k] = slot as u32 + 1;
-                }
-                None => {
-                    named.insert(name, slot as u32);
-                }
+        let mut define = |name: &'a str, slot: usize| match number(name, limit) {
+            Some(k) => numbered[k] = slot as u32 + 1,
+            None => {
+                named.insert(name, slot as u32);
+            }
+        };
+        for (slot, p) in function.params.iter().enumerate() {
+            if let Some(name) = p.name {
+                define(name, slot);
             }
         }
-        (du.numbered, du.named) = (numbered, named);
-        du.operand_starts.reserve(n + 1);
-        du.operand_defs.reserve(total);
-        for inst in &body.instructions {
-            du.operand_starts.push(du.operand_defs.len() as u32);
-            for op in inst.operands.iter() {
-                let d = match op.value {
-                    Value::Local(name) => du.slot(name).map_or(0, |s| s + 1),
-                    _ => 0,
-                };
-                du.operand_defs.push(d);
+        // The opcodes, which later analyses read here, not from the large
+        // instruction structs; then the names.
+        let mut opcodes = SPARE_OPCODES
+            .try_with(|s| std::mem::take(&mut *s.borrow_mut()))
+            .unwrap_or_default();
+        opcodes.reserve(n);
+        opcodes.extend(body.instructions.iter().map(|i| i.opcode));
+        for (i, inst) in body.instructions.iter().enumerate() {
+            if let Some(name) = inst.result {
+                define(name, params + i);
             }
         }
-        du.operand_starts.push(du.operand_defs.len() as u32);
-        let mut block_of = vec![0u32; n];
+        let mut du = DefUse {
+            numbered,
+            named,
+            operand_starts: spare_u32(),
+            operand_defs: spare_u32(),
+            rows: Default::default(),
+            params,
+            block_of: spare_u32(),
+            opcodes,
+        };
+        du.code_operands(body);
+        du.block_of.resize(n, 0);
         for (b, block) in body.blocks.iter().enumerate() {
-            for i in block.instructions.clone() {
-                if let Some(slot) = block_of.get_mut(i) {
-                    *slot = b as u32;
-                }
+            let r = &block.instructions;
+            if let Some(s) = du.block_of.get_mut(r.start.min(n)..r.end.min(n)) {
+                s.fill(b as u32);
             }
         }
-        du.block_of = block_of;
         du
     }
 
+    /// Each operand's code, once every name is known (a phi may use a
+    /// value defined further down).
+    #[inline(never)]
+    fn code_operands(&mut self, body: &Body<'a>) {
+        let n = body.instructions.len();
+        let (undefined, empty, compound) = (self.undefined(), self.empty(), self.compound());
+        let mut starts = std::mem::take(&mut self.operand_starts);
+        let mut defs = std::mem::take(&mut self.operand_defs);
+        starts.reserve(n + 1);
+        // Most instructions have one to three operands; the spares have
+        // grown to fit earlier functions anyway.
+        defs.reserve(2 * n);
+        for inst in &body.instructions {
+            starts.push(defs.len() as u32);
+            defs.extend(inst.operands.iter().map(|op| match op.value {
+                Value::Local(name) => self.slot(name).map_or(undefined, |s| s + 1),
+                Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
+                Value::Label(_) | Value::Metadata(_) => empty,
+                _ => 0,
+            }));
+        }
+        starts.push(defs.len() as u32);
+        (self.operand_starts, self.operand_defs) = (starts, defs);
+    }
+
+    #[inline]
     fn slot(&self, name: &str) -> Option<u32> {
         match number(name, self.numbered.len()) {
             Some(k) => self.numbered[k].checked_sub(1),
@@ -162,22 +262,28 @@ impl<'a> DefUse<'a> {
     /// defined local: `def_of(&body.instructions[i].operands[j].value)`
     /// without the lookup.
     pub fn operand(&self, i: usize, j: usize) -> Option<Def> {
-        let a = *self.operand_starts.get(i)? as usize;
-        let b = *self.operand_starts.get(i + 1)? as usize;
-        if a + j >= b {
-            return None;
-        }
-        let d = *self.operand_defs.get(a + j)?;
-        d.checked_sub(1).map(|s| self.def_at(s))
+        self.decode(*self.operand_row(i).get(j)?)
     }
 
-    /// The definitions of instruction `i`'s operands, encoded: pass each
-    /// to `decode`. Empty for an index out of range.
+    /// The codes of instruction `i`'s operands (see `DefUse`): pass each
+    /// to `decode` for its definition. Empty for an index out of range.
+    #[inline]
     pub fn operand_row(&self, i: usize) -> &[u32] {
-        match (self.operand_starts.get(i), self.operand_starts.get(i + 1)) {
-            (Some(&a), Some(&b)) => self.operand_defs.get(a as usize..b as usize).unwrap_or(&[]),
+        match self.operand_starts.get(i..i.wrapping_add(2)) {
+            Some(&[a, b]) => self.operand_defs.get(a as usize..b as usize).unwrap_or(&[]),
             _ => &[],
         }
+    }
+
+    /// Where each instruction's operand codes start in `operand_codes`,
+    /// and (last) where they end: row i is `starts[i]..starts[i + 1]`.
+    pub fn operand_starts(&self) -> &[u32] {
+        &self.operand_starts
+    }
+
+    /// All operand codes, row after row.
+    pub fn operand_codes(&self) -> &[u32] {
+        &self.operand_defs
     }
 
     /// The opcode of each instruction, in order.
@@ -190,60 +296,102 @@ impl<'a> DefUse<'a> {
         self.operand_defs.len()
     }
 
+    /// The number of parameters and instructions: codes `1..=slots()`
+    /// are defined locals.
+    #[inline]
+    pub fn slots(&self) -> usize {
+        self.params + self.opcodes.len()
+    }
+
+    /// The number of parameters: code `1 + k` is parameter `k`.
+    #[inline]
+    pub fn params(&self) -> usize {
+        self.params
+    }
+
+    /// The code of a local that nothing in the function defines.
+    #[inline]
+    pub fn undefined(&self) -> u32 {
+        self.slots() as u32 + 1
+    }
+
+    /// The code of a label or metadata operand.
+    #[inline]
+    pub fn empty(&self) -> u32 {
+        self.slots() as u32 + 2
+    }
+
+    /// The code of a constant expression, aggregate or splat, which may
+    /// hold locals: look at the operand itself.
+    #[inline]
+    pub fn compound(&self) -> u32 {
+        self.slots() as u32 + 3
+    }
+
     /// An entry of `operand_row`: the operand's definition, if it has one.
     #[inline]
     pub fn decode(&self, d: u32) -> Option<Def> {
-        d.checked_sub(1).map(|s| self.def_at(s))
+        match d.checked_sub(1) {
+            Some(s) if (s as usize) < self.slots() => Some(self.def_at(s)),
+            _ => None,
+        }
     }
 
     /// Counts each value's users, then places them (compressed rows).
     fn users_by_value(&self) -> Users {
-        let values = self.params + self.block_of.len();
-        let mut starts = vec![0u32; values + 1];
+        let values = self.slots();
+        let mut starts = spare_u32();
+        starts.resize(values + 2, 0);
+        // Counted two places to the right: after the prefix sums,
+        // `starts[s + 1]` is where the row of slot s starts; filling moves
+        // it to where that row ends, which is where row s + 1 starts.
         for &d in &self.operand_defs {
-            if let Some(c) = starts.get_mut(d as usize).filter(|_| d != 0) {
-                *c += 1;
+            let s = d.wrapping_sub(1) as usize;
+            if s < values {
+                starts[s + 2] += 1;
             }
         }
-        for v in 0..values {
-            starts[v + 1] += starts[v];
+        for v in 1..values + 2 {
+            starts[v] += starts[v - 1];
         }
-        let mut fill = starts.clone();
-        let mut users = vec![0u32; starts[values] as usize];
+        let mut users = spare_u32();
+        users.resize(starts[values + 1] as usize, 0);
         for (i, w) in self.operand_starts.windows(2).enumerate() {
             for &d in self
                 .operand_defs
                 .get(w[0] as usize..w[1] as usize)
                 .unwrap_or(&[])
             {
-                if let Some(f) = d.checked_sub(1).and_then(|v| fill.get_mut(v as usize)) {
-                    if let Some(u) = users.get_mut(*f as usize) {
-                        *u = i as u32;
-                    }
+                let s = d.wrapping_sub(1) as usize;
+                if s < values {
+                    let f = &mut starts[s + 1];
+                    users[*f as usize] = i as u32;
                     *f += 1;
                 }
             }
         }
+        // The last entry (the total) is not a row start.
+        starts.pop();
         Users { starts, users }
     }
 
     /// Instructions that use `def`, in order; one that uses the value
     /// twice appears twice.
     pub fn users(&self, def: Def) -> impl Iterator<Item = usize> + '_ {
+        self.users_row(def).iter().map(|u| *u as usize)
+    }
+
+    /// `users` as a slice of instruction indices.
+    pub fn users_row(&self, def: Def) -> &[u32] {
         let v = match def {
             Def::Param(p) => p,
             Def::Inst(i) => self.params + i,
         };
         let rows = self.rows.get_or_init(|| self.users_by_value());
-        let (a, b) = match (rows.starts.get(v), rows.starts.get(v + 1)) {
-            (Some(a), Some(b)) => (*a as usize, *b as usize),
-            _ => (0, 0),
-        };
-        rows.users
-            .get(a..b)
-            .unwrap_or(&[])
-            .iter()
-            .map(|u| *u as usize)
+        match rows.starts.get(v..v.wrapping_add(2)) {
+            Some(&[a, b]) => rows.users.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     pub fn block_of(&self, inst: usize) -> usize {

@@ -18,9 +18,13 @@
 use super::defuse::{Def, DefUse};
 use super::layout;
 use crate::ir::air::{AirInfo, Argument, ArgumentKind};
-use crate::ir::{Body, Function, Global, Instruction, Module, Opcode, Type, Value};
+use crate::ir::{
+    Body, Function, Global, Instruction, Module, Opcode, Operand, Type, TypeId, TypeTable, Value,
+};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 
 /// Where a value may come from, as a bit set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -169,6 +173,8 @@ fn origin(id: u32) -> Option<Origin> {
 }
 
 const MAX_ORIGINS: usize = 4;
+// `add_origins` is unrolled over four slots.
+const _: () = assert!(MAX_ORIGINS == 4);
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Provenance {
@@ -208,22 +214,39 @@ impl Provenance {
         }
         let was_empty = self.sources.0 == 0;
         self.sources.0 |= other.sources.0;
-        // Origins fill their slots from the first, so the named ones are a prefix.
-        for &o in other.origins.iter().take_while(|o| **o != 0) {
-            if self.origins.contains(&o) {
+        // Mostly literals (no names) or the same names again.
+        if other.origins[0] != 0 && other.origins != self.origins {
+            self.add_origins(&other.origins);
+        }
+        if !was_empty && self.arg != other.arg {
+            self.arg = None;
+        } else if was_empty {
+            self.arg = other.arg;
+        }
+    }
+
+    #[inline(never)]
+    fn add_origins(&mut self, other: &[u32; MAX_ORIGINS]) {
+        // Origins fill their slots from the first, so the named ones are a
+        // prefix. Unrolled over the four slots: this runs at many joins.
+        let s = &mut self.origins;
+        for &o in other {
+            if o == 0 {
+                break;
+            }
+            if s[0] == o || s[1] == o || s[2] == o || s[3] == o {
                 continue;
             }
-            if let Some(slot) = self.origins.iter_mut().find(|s| **s == 0) {
-                *slot = o;
+            if s[0] == 0 {
+                s[0] = o;
+            } else if s[1] == 0 {
+                s[1] = o;
+            } else if s[2] == 0 {
+                s[2] = o;
+            } else if s[3] == 0 {
+                s[3] = o;
             }
         }
-        self.arg = if was_empty {
-            other.arg
-        } else if self.arg == other.arg {
-            self.arg
-        } else {
-            None
-        };
     }
 
     /// The named roots, in the order met.
@@ -310,7 +333,15 @@ pub struct ModuleContext<'a> {
     /// load from a global costs no scan of the module.
     functions: FxHashMap<&'a str, usize>,
     globals: FxHashMap<&'a str, usize>,
+    /// `layout::gep_offset` (offset, exact) by source type and constant
+    /// indices: loads from one argument struct repeat the same few GEPs in
+    /// every function, and each layout walks the struct's fields.
+    gep_offsets: RefCell<FxHashMap<GepKey, Option<(u64, bool)>>>,
 }
+
+/// A GEP as `layout::gep_offset` sees it: the source type and each index's
+/// constant value (`None`: not a constant), for up to four indices.
+type GepKey = (TypeId, [Option<i64>; 4], u8);
 
 impl<'a> ModuleContext<'a> {
     pub fn new(air: AirInfo<'a>, module: &Module<'a>) -> Self {
@@ -321,6 +352,7 @@ impl<'a> ModuleContext<'a> {
             fields_by_type: FxHashMap::default(),
             functions: FxHashMap::default(),
             globals: FxHashMap::default(),
+            gep_offsets: Default::default(),
         };
         ctx.functions.reserve(module.functions.len());
         ctx.globals.reserve(module.globals.len());
@@ -425,6 +457,38 @@ impl<'a> ModuleContext<'a> {
         module.globals.get(*self.globals.get(name)?)
     }
 
+    /// `layout::gep_offset` of a GEP with source type `ty` and index
+    /// operands `indices`, as (offset, exact), remembered for the module.
+    fn gep_offset(
+        &self,
+        types: &TypeTable<'_>,
+        ty: TypeId,
+        indices: &[Operand<'_>],
+    ) -> Option<(u64, bool)> {
+        // The same constants as `gep_offset` reads.
+        let constant = |v: &Value<'_>| match v {
+            Value::Int(v) => Some(*v),
+            Value::ZeroInitializer | Value::Null => Some(0),
+            _ => None,
+        };
+        let key = (indices.len() <= 4).then(|| {
+            let mut c = [None; 4];
+            for (slot, o) in c.iter_mut().zip(indices) {
+                *slot = constant(&o.value);
+            }
+            (ty, c, indices.len() as u8)
+        });
+        if let Some(found) = key.and_then(|k| self.gep_offsets.borrow().get(&k).copied()) {
+            return found;
+        }
+        let values: Vec<&Value<'_>> = indices.iter().map(|o| &o.value).collect();
+        let r = layout::gep_offset(types, ty, &values).map(|g| (g.offset, g.exact));
+        if let Some(k) = key {
+            self.gep_offsets.borrow_mut().insert(k, r);
+        }
+        r
+    }
+
     /// The argument description behind an `ArgRef`.
     pub fn argument(&self, r: ArgRef) -> Option<&Argument<'a>> {
         self.air
@@ -465,27 +529,109 @@ fn global_root<'a>(v: &Value<'a>) -> Option<&'a str> {
     None
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum State {
-    New,
-    Pending,
-    Done,
+/// Whether an instruction's provenance is the join of its operands'.
+#[inline(always)]
+fn is_join(opcode: Opcode) -> bool {
+    !matches!(
+        opcode,
+        Opcode::Load
+            | Opcode::Alloca
+            | Opcode::Call
+            | Opcode::AtomicRmw
+            | Opcode::CmpXchg
+            | Opcode::Other
+            | Opcode::LandingPad
+            | Opcode::VAArg
+    )
 }
 
-/// The root a pointer is derived from, through GEPs and casts.
+/// Walk states of an instruction.
+const NEW: u8 = 0;
+const PENDING: u8 = 1;
+const DONE: u8 = 2;
+
+/// The root a pointer is derived from, through GEPs and casts. A global
+/// is kept as where its name sits (instruction, operand), so the type
+/// holds no borrow and its buffers can be reused across functions.
 #[derive(Clone, Copy)]
-enum PtrRoot<'a> {
-    Param(usize),
-    Global(&'a str),
-    Alloca(usize),
+enum PtrRoot {
+    Param(u32),
+    Global(u32, u32),
+    Alloca(u32),
     Unknown,
 }
+
+/// A load's address: its root and the GEPs on the way (`geps[start..end]`),
+/// and what the root gives, once known (sources 0: not yet). That part
+/// depends only on the root and the GEPs, which never change, so a load
+/// recomputed in a cycle does not name its field again.
+struct LoadRoot {
+    inst: u32,
+    root: PtrRoot,
+    start: u32,
+    end: u32,
+    from_root: Cell<Provenance>,
+}
+
+/// Per-function working buffers, kept per thread between functions: the
+/// allocator showed in profiles of large modules.
+#[derive(Default)]
+struct Scratch {
+    state: Vec<u8>,
+    /// `load_of[i]` indexes `loads`, or is `u32::MAX` for other instructions.
+    load_of: Vec<u32>,
+    loads: Vec<LoadRoot>,
+    geps: Vec<u32>,
+    /// (alloca, store into it), in instruction order for each alloca.
+    stores: Vec<(u32, u32)>,
+    stack: Vec<u32>,
+    incomplete: Vec<u32>,
+    /// `settle_cycles`: (i, a load depending on i beyond its operands),
+    /// by i then load, and the worklist.
+    extra: Vec<(u32, u32)>,
+    queued: Vec<bool>,
+    work: VecDeque<u32>,
+}
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::default();
+    /// The value table of the last dropped `FunctionProvenance`.
+    static SPARE_VALUES: Cell<Vec<Provenance>> = const { Cell::new(Vec::new()) };
+}
+
+static EMPTY: Provenance = Provenance {
+    sources: Sources(0),
+    origins: [0; MAX_ORIGINS],
+    arg: None,
+};
 
 /// Provenance of every value of one function.
 pub struct FunctionProvenance {
     params: Vec<Provenance>,
-    insts: Vec<Provenance>,
-    state: Vec<State>,
+    /// Indexed by `DefUse` operand codes: the literal (code 0), the
+    /// parameters, the instructions, then an undefined local (unknown), a
+    /// label or metadata (nothing) and a compound constant (never read:
+    /// it is computed from the operand). So an operand's provenance is one
+    /// load.
+    values: Vec<Provenance>,
+    /// Where the instructions start in `values`.
+    first_inst: usize,
+    insts: usize,
+}
+
+impl Drop for FunctionProvenance {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.values);
+        v.clear();
+        let _ = SPARE_VALUES.try_with(|s| {
+            let old = s.take();
+            s.set(if old.capacity() > v.capacity() {
+                old
+            } else {
+                v
+            });
+        });
+    }
 }
 
 impl FunctionProvenance {
@@ -500,38 +646,49 @@ impl FunctionProvenance {
         du: &DefUse<'a>,
         params: Vec<Provenance>,
     ) -> Self {
-        let n = body.instructions.len();
-        let mut fp = FunctionProvenance {
-            params,
-            insts: vec![Provenance::default(); n],
-            state: vec![State::New; n],
-        };
+        let n = du.opcodes().len().min(body.instructions.len());
+        let np = du.params();
+        let mut values = SPARE_VALUES.try_with(Cell::take).unwrap_or_default();
+        values.reserve(du.slots() + 4);
+        values.push(Provenance::of(Sources::LITERAL));
+        values.extend((0..np).map(|k| {
+            params
+                .get(k)
+                .copied()
+                .unwrap_or_else(|| Provenance::of(Sources::UNKNOWN))
+        }));
+        values.resize(1 + du.slots(), Provenance::default());
+        values.push(Provenance::of(Sources::UNKNOWN));
+        values.push(Provenance::default());
+        values.push(Provenance::default());
         let mut walker = Walker {
             ctx,
             module,
             function,
             body,
             du,
-            loads: Vec::new(),
-            load_of: Vec::new(),
-            geps: Vec::new(),
-            stores: Vec::new(),
-            dep_starts: Vec::new(),
-            deps: Vec::new(),
-            from_global: Default::default(),
+            n,
+            first_inst: 1 + np,
+            compound: du.compound(),
+            values,
+            s: SCRATCH.try_with(Cell::take).unwrap_or_default(),
         };
         walker.prepare();
-        let mut incomplete = Vec::new();
-        let mut stack = Vec::new();
-        for i in 0..n {
-            if fp.state[i] == State::New {
-                walker.run(&mut fp, i, &mut stack, &mut incomplete);
-            }
+        walker.walk();
+        let Walker {
+            values,
+            s: mut scratch,
+            ..
+        } = walker;
+        // Nothing borrowed may stay behind; the buffers keep their room.
+        scratch.loads.clear();
+        let _ = SCRATCH.try_with(|c| c.set(scratch));
+        FunctionProvenance {
+            params,
+            values,
+            first_inst: 1 + np,
+            insts: n,
         }
-        if !incomplete.is_empty() {
-            walker.settle_cycles(&mut fp, incomplete);
-        }
-        fp
     }
 
     pub fn param(&self, i: usize) -> Provenance {
@@ -542,67 +699,54 @@ impl FunctionProvenance {
     }
 
     pub fn inst(&self, i: usize) -> &Provenance {
-        static EMPTY: Provenance = Provenance {
-            sources: Sources(0),
-            origins: [0; MAX_ORIGINS],
-            arg: None,
-        };
-        self.insts.get(i).unwrap_or(&EMPTY)
+        if i < self.insts {
+            self.values.get(self.first_inst + i).unwrap_or(&EMPTY)
+        } else {
+            &EMPTY
+        }
     }
 
     /// Provenance of an operand value.
     pub fn value(&self, du: &DefUse<'_>, v: &Value<'_>) -> Provenance {
-        value_prov(&self.params, &self.insts, du, v, 0)
+        value_prov(&self.values, self.first_inst, du, v, 0)
     }
 
     /// Provenance of operand `j` of instruction `i` of `body`: the same as
     /// `value` of that operand, without looking its name up.
     pub fn operand(&self, body: &Body<'_>, du: &DefUse<'_>, i: usize, j: usize) -> Provenance {
-        operand_prov(&self.params, &self.insts, body, du, i, j)
-    }
-}
-
-fn operand_prov(
-    params: &[Provenance],
-    insts: &[Provenance],
-    body: &Body<'_>,
-    du: &DefUse<'_>,
-    i: usize,
-    j: usize,
-) -> Provenance {
-    match du.operand(i, j) {
-        Some(Def::Param(p)) => params
-            .get(p)
-            .cloned()
-            .unwrap_or_else(|| Provenance::of(Sources::UNKNOWN)),
-        Some(Def::Inst(k)) => insts.get(k).cloned().unwrap_or_default(),
-        None => match body.instructions.get(i).and_then(|x| x.operands.get(j)) {
-            Some(op) => value_prov(params, insts, du, &op.value, 0),
+        match du.operand_row(i).get(j) {
+            Some(&d) if d != du.compound() => *self.values.get(d as usize).unwrap_or(&EMPTY),
+            Some(_) => match body.instructions.get(i).and_then(|x| x.operands.get(j)) {
+                Some(op) => self.value(du, &op.value),
+                None => Provenance::of(Sources::UNKNOWN),
+            },
             None => Provenance::of(Sources::UNKNOWN),
-        },
+        }
     }
 }
 
+/// Provenance of a value, by name for a local: `values` as in
+/// `FunctionProvenance`, whose instructions start at `first_inst`.
 fn value_prov(
-    params: &[Provenance],
-    insts: &[Provenance],
+    values: &[Provenance],
+    first_inst: usize,
     du: &DefUse<'_>,
     v: &Value<'_>,
     depth: u32,
 ) -> Provenance {
     match v {
         Value::Local(name) => match du.def(name) {
-            Some(Def::Param(p)) => params
-                .get(p)
-                .cloned()
+            Some(Def::Param(p)) => values
+                .get(1 + p)
+                .copied()
                 .unwrap_or_else(|| Provenance::of(Sources::UNKNOWN)),
-            Some(Def::Inst(i)) => insts.get(i).cloned().unwrap_or_default(),
+            Some(Def::Inst(i)) => values.get(first_inst + i).copied().unwrap_or_default(),
             None => Provenance::of(Sources::UNKNOWN),
         },
         Value::Expr(e) if depth < 16 => {
             let mut p = Provenance::default();
             for op in &e.operands {
-                p.join(&value_prov(params, insts, du, &op.value, depth + 1));
+                p.join(&value_prov(values, first_inst, du, &op.value, depth + 1));
             }
             if p.sources.0 == 0 {
                 Provenance::of(Sources::LITERAL)
@@ -613,64 +757,21 @@ fn value_prov(
         Value::Aggregate(a) if depth < 16 => {
             let mut p = Provenance::of(Sources::LITERAL);
             for op in &a.elements {
-                p.join(&value_prov(params, insts, du, &op.value, depth + 1));
+                // Joining a literal (or nothing) into a literal without an
+                // argument changes nothing: only values that may hold a
+                // local are walked (vector constants are long).
+                if let Value::Local(_) | Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) =
+                    op.value
+                {
+                    p.join(&value_prov(values, first_inst, du, &op.value, depth + 1));
+                }
             }
             p
         }
-        Value::Splat(op) if depth < 16 => value_prov(params, insts, du, &op.value, depth + 1),
+        Value::Splat(op) if depth < 16 => value_prov(values, first_inst, du, &op.value, depth + 1),
         Value::Label(_) | Value::Metadata(_) => Provenance::default(),
         _ => Provenance::of(Sources::LITERAL),
     }
-}
-
-/// Walks operand `j` of instruction `i`, a pointer, back to its root,
-/// pushing the GEPs it passes (outermost first) onto `geps`.
-fn pointer_root<'a>(
-    body: &Body<'a>,
-    du: &DefUse<'a>,
-    i: usize,
-    j: usize,
-    geps: &mut Vec<u32>,
-) -> PtrRoot<'a> {
-    let (mut i, mut j) = (i, j);
-    for _ in 0..64 {
-        let Some(op) = body.instructions.get(i).and_then(|x| x.operands.get(j)) else {
-            break;
-        };
-        match &op.value {
-            v @ (Value::Global(_) | Value::Expr(_)) => {
-                return global_root(v).map_or(PtrRoot::Unknown, PtrRoot::Global);
-            }
-            Value::Local(_) => match du.operand(i, j) {
-                Some(Def::Param(p)) => return PtrRoot::Param(p),
-                Some(Def::Inst(k)) => {
-                    let Some(inst) = body.instructions.get(k) else {
-                        break;
-                    };
-                    match inst.opcode {
-                        Opcode::Alloca => return PtrRoot::Alloca(k),
-                        Opcode::GetElementPtr => geps.push(k as u32),
-                        Opcode::BitCast | Opcode::AddrSpaceCast => {}
-                        _ => break,
-                    }
-                    if inst.operands.is_empty() {
-                        break;
-                    }
-                    (i, j) = (k, 0);
-                }
-                None => break,
-            },
-            _ => break,
-        }
-    }
-    PtrRoot::Unknown
-}
-
-/// A load's address: its root and the GEPs on the way (`geps[start..end]`).
-struct LoadRoot<'a> {
-    root: PtrRoot<'a>,
-    start: u32,
-    end: u32,
 }
 
 struct Walker<'w, 'a> {
@@ -679,113 +780,190 @@ struct Walker<'w, 'a> {
     function: &'w Function<'a>,
     body: &'w Body<'a>,
     du: &'w DefUse<'a>,
-    /// The address of each load, found once (`load_of[i]` indexes it, or
-    /// is `u32::MAX` for other instructions).
-    loads: Vec<LoadRoot<'a>>,
-    load_of: Vec<u32>,
-    geps: Vec<u32>,
-    /// (alloca, store into it), in instruction order for each alloca.
-    stores: Vec<(u32, u32)>,
-    /// What each instruction's provenance depends on:
-    /// `deps[dep_starts[i]..dep_starts[i + 1]]`.
-    dep_starts: Vec<u32>,
-    deps: Vec<u32>,
-    /// What a load from each global gives, found once per function.
-    from_global: std::cell::RefCell<FxHashMap<&'a str, Provenance>>,
+    /// Instructions walked.
+    n: usize,
+    first_inst: usize,
+    /// `du.compound()`.
+    compound: u32,
+    /// As in `FunctionProvenance`.
+    values: Vec<Provenance>,
+    s: Scratch,
 }
 
 impl<'a> Walker<'_, 'a> {
-    /// Finds every load's address root, the stores into each alloca, and
-    /// every instruction's dependences, once.
+    /// Finds every load's address root and the stores into each alloca, once.
+    #[inline(never)]
     fn prepare(&mut self) {
-        let body = self.body;
         let du = self.du;
-        let n = body.instructions.len();
-        self.load_of = vec![u32::MAX; n];
-        let mut scratch = Vec::new();
-        // Opcodes and operand counts from DefUse: only loads and stores
-        // are looked at.
-        for (i, &opcode) in du.opcodes().iter().enumerate() {
-            let operands = du.operand_row(i).len();
+        let n = self.n;
+        let s = &mut self.s;
+        s.state.clear();
+        s.state.resize(n, NEW);
+        s.load_of.clear();
+        s.load_of.resize(n, u32::MAX);
+        s.loads.clear();
+        s.geps.clear();
+        s.stores.clear();
+        // Opcodes and operand rows from DefUse: only loads and stores are
+        // looked at, and the instructions themselves only for globals.
+        for (i, &opcode) in du.opcodes()[..n].iter().enumerate() {
             match opcode {
-                Opcode::Load if operands > 0 => {
-                    let start = self.geps.len() as u32;
-                    let root = pointer_root(body, du, i, 0, &mut self.geps);
-                    self.load_of[i] = self.loads.len() as u32;
-                    self.loads.push(LoadRoot {
+                Opcode::Load if !du.operand_row(i).is_empty() => {
+                    let start = s.geps.len() as u32;
+                    let root = pointer_root(self.body, du, i, 0, &mut s.geps);
+                    s.load_of[i] = s.loads.len() as u32;
+                    s.loads.push(LoadRoot {
+                        inst: i as u32,
                         root,
                         start,
-                        end: self.geps.len() as u32,
+                        end: s.geps.len() as u32,
+                        from_root: Cell::default(),
                     });
                 }
-                Opcode::Store if operands >= 2 => {
-                    scratch.clear();
-                    if let PtrRoot::Alloca(a) = pointer_root(body, du, i, 1, &mut scratch) {
-                        self.stores.push((a as u32, i as u32));
+                Opcode::Store if du.operand_row(i).len() >= 2 => {
+                    let mark = s.geps.len();
+                    let root = pointer_root(self.body, du, i, 1, &mut s.geps);
+                    s.geps.truncate(mark);
+                    if let PtrRoot::Alloca(a) = root {
+                        s.stores.push((a, i as u32));
                     }
                 }
                 _ => {}
             }
         }
         // Stable: each alloca's stores stay in instruction order.
-        self.stores.sort_by_key(|s| s.0);
-        self.dep_starts.reserve(n + 1);
-        let mut deps = std::mem::take(&mut self.deps);
-        deps.reserve(du.operand_row_total());
-        // From the rows of definitions alone: no second walk over the
-        // instructions themselves.
-        let local = |deps: &mut Vec<u32>, row: &[u32]| {
+        s.stores.sort_by_key(|s| s.0);
+    }
+
+    /// What instruction `i`'s provenance depends on, in a fixed order: its
+    /// operands, then for a load the GEP indices on the way to its root and
+    /// the values stored into its alloca. From the operand rows alone.
+    #[inline]
+    fn for_each_dep(&self, i: usize, mut f: impl FnMut(u32)) {
+        let (first, n) = (self.first_inst, self.n);
+        // An operand code names instruction `code - first` when that is below n.
+        let mut local = |row: &[u32]| {
             for &d in row {
-                if let Some(Def::Inst(k)) = du.decode(d) {
-                    deps.push(k as u32);
+                let k = (d as usize).wrapping_sub(first);
+                if k < n {
+                    f(k as u32);
                 }
             }
         };
-        for i in 0..n {
-            self.dep_starts.push(deps.len() as u32);
-            local(&mut deps, du.operand_row(i));
-            let Some(l) = self.load(i) else { continue };
-            for &g in self.gep_slice(l) {
-                local(
-                    &mut deps,
-                    du.operand_row(g as usize).get(1..).unwrap_or(&[]),
-                );
-            }
-            if let PtrRoot::Alloca(a) = l.root {
-                for &(_, st) in self.stores_into(a) {
-                    local(
-                        &mut deps,
-                        du.operand_row(st as usize).get(..1).unwrap_or(&[]),
-                    );
-                }
+        local(self.du.operand_row(i));
+        self.load_deps(i, local);
+    }
+
+    /// The dependences of a load beyond its operands (see `for_each_dep`),
+    /// as rows of operand codes.
+    #[inline]
+    fn load_deps(&self, i: usize, mut f: impl FnMut(&[u32])) {
+        let Some(l) = self.load(i) else { return };
+        for &g in self.gep_slice(l) {
+            f(self.du.operand_row(g as usize).get(1..).unwrap_or(&[]));
+        }
+        if let PtrRoot::Alloca(a) = l.root {
+            for &(_, st) in self.stores_into(a) {
+                f(self.du.operand_row(st as usize).get(..1).unwrap_or(&[]));
             }
         }
-        self.dep_starts.push(deps.len() as u32);
-        self.deps = deps;
     }
 
-    fn load(&self, i: usize) -> Option<&LoadRoot<'a>> {
-        self.loads.get(*self.load_of.get(i)? as usize)
+    /// Whether every dependence of instruction `i` (operand codes `row`)
+    /// comes before it, so is done when the walk in order reaches `i`.
+    #[inline]
+    fn ready(&self, i: usize, row: &[u32]) -> bool {
+        // Code d names an instruction in i..n when d - (first + i) < n - i.
+        let (base, span) = (self.first_inst + i, self.n - i);
+        let before = |row: &[u32]| row.iter().all(|&d| (d as usize).wrapping_sub(base) >= span);
+        if !before(row) {
+            return false;
+        }
+        let mut all = true;
+        if self.s.load_of[i] != u32::MAX {
+            self.load_deps(i, |r| all &= before(r));
+        }
+        all
     }
 
-    fn gep_slice(&self, l: &LoadRoot<'a>) -> &[u32] {
-        self.geps
+    fn load(&self, i: usize) -> Option<&LoadRoot> {
+        self.s.loads.get(*self.s.load_of.get(i)? as usize)
+    }
+
+    fn gep_slice(&self, l: &LoadRoot) -> &[u32] {
+        self.s
+            .geps
             .get(l.start as usize..l.end as usize)
             .unwrap_or(&[])
     }
 
-    fn stores_into(&self, alloca: usize) -> &[(u32, u32)] {
-        let a = alloca as u32;
-        let lo = self.stores.partition_point(|s| s.0 < a);
-        let hi = self.stores.partition_point(|s| s.0 <= a);
-        &self.stores[lo..hi]
+    fn stores_into(&self, alloca: u32) -> &[(u32, u32)] {
+        let lo = self.s.stores.partition_point(|s| s.0 < alloca);
+        let hi = self.s.stores.partition_point(|s| s.0 <= alloca);
+        &self.s.stores[lo..hi]
     }
 
-    fn deps_of(&self, i: usize) -> &[u32] {
-        match (self.dep_starts.get(i), self.dep_starts.get(i + 1)) {
-            (Some(&a), Some(&b)) => self.deps.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
+    /// Every instruction in order: one whose dependences all come before
+    /// it (in SSA order nearly all) is computed at once, any other by `run`.
+    #[inline(never)]
+    fn walk(&mut self) {
+        let mut stack = std::mem::take(&mut self.s.stack);
+        let mut incomplete = std::mem::take(&mut self.s.incomplete);
+        stack.clear();
+        incomplete.clear();
+        let du = self.du;
+        let (starts, codes, opcodes) = (du.operand_starts(), du.operand_codes(), du.opcodes());
+        let n = self
+            .n
+            .min(opcodes.len())
+            .min(starts.len().saturating_sub(1));
+        for i in 0..n {
+            if self.s.state[i] != NEW {
+                // Computed by an earlier `run`.
+                continue;
+            }
+            let (a, b) = (starts[i] as usize, starts[i + 1] as usize);
+            let row = codes.get(a..b).unwrap_or(&[]);
+            let p = if is_join(opcodes[i]) {
+                self.join_if_ready(i, row)
+            } else if self.ready(i, row) {
+                Some(self.compute_other(i))
+            } else {
+                None
+            };
+            match p {
+                Some(p) => {
+                    self.values[self.first_inst + i] = p;
+                    self.s.state[i] = DONE;
+                }
+                None => self.run(i, &mut stack, &mut incomplete),
+            }
         }
+        if !incomplete.is_empty() {
+            self.settle_cycles(&incomplete);
+        }
+        self.s.stack = stack;
+        self.s.incomplete = incomplete;
+    }
+
+    /// The join of operand codes `row` of instruction `i`, unless one is
+    /// `i` or a later instruction (then the walk must go depth first).
+    #[inline(always)]
+    fn join_if_ready(&self, i: usize, row: &[u32]) -> Option<Provenance> {
+        // Code d names an instruction in i..n when d - (first + i) < n - i.
+        let (base, span) = (self.first_inst + i, self.n - i);
+        let mut p = Provenance::default();
+        for (j, &d) in row.iter().enumerate() {
+            if (d as usize).wrapping_sub(base) < span {
+                return None;
+            }
+            if d == self.compound {
+                p.join(&self.code(i, j, d));
+            } else {
+                p.join(self.values.get(d as usize).unwrap_or(&EMPTY));
+            }
+        }
+        Some(p)
     }
 
     /// Iterative post-order: an instruction is computed once the
@@ -793,35 +971,28 @@ impl<'a> Walker<'_, 'a> {
     /// through a phi) contributes nothing.
     /// `incomplete` collects the instructions computed while a dependency
     /// was still pending, for `settle_cycles`.
-    fn run(
-        &self,
-        fp: &mut FunctionProvenance,
-        root: usize,
-        stack: &mut Vec<usize>,
-        incomplete: &mut Vec<usize>,
-    ) {
+    #[inline(never)]
+    fn run(&mut self, root: usize, stack: &mut Vec<u32>, incomplete: &mut Vec<u32>) {
         stack.clear();
-        stack.push(root);
+        stack.push(root as u32);
         while let Some(&i) = stack.last() {
-            match fp.state[i] {
-                State::Done => {
+            let i = i as usize;
+            match self.s.state[i] {
+                DONE => {
                     stack.pop();
                 }
-                State::New => {
-                    fp.state[i] = State::Pending;
-                    for &d in self.deps_of(i) {
-                        let d = d as usize;
-                        match fp.state.get(d) {
-                            Some(State::New) => stack.push(d),
-                            Some(State::Pending) if d != i => incomplete.push(i),
-                            _ => {}
-                        }
-                    }
+                NEW => {
+                    self.s.state[i] = PENDING;
+                    let state = &self.s.state;
+                    self.for_each_dep(i, |d| match state.get(d as usize) {
+                        Some(&NEW) => stack.push(d),
+                        Some(&PENDING) if d as usize != i => incomplete.push(i as u32),
+                        _ => {}
+                    });
                 }
-                State::Pending => {
-                    let p = self.compute(fp, i);
-                    fp.insts[i] = p;
-                    fp.state[i] = State::Done;
+                _ => {
+                    self.values[self.first_inst + i] = self.compute(i);
+                    self.s.state[i] = DONE;
                     stack.pop();
                 }
             }
@@ -835,113 +1006,165 @@ impl<'a> Walker<'_, 'a> {
     /// depend on it. Provenance only grows (a union of a few bits and at most
     /// four names), so each instruction changes a bounded number of times;
     /// the budget bounds it anyway.
-    fn settle_cycles(&self, fp: &mut FunctionProvenance, incomplete: Vec<usize>) {
-        let n = fp.insts.len();
-        // Reverse dependences, flat: users of i are rev[start[i]..start[i + 1]].
-        let mut start = vec![0u32; n + 1];
-        for &d in &self.deps {
-            if let Some(c) = start.get_mut(d as usize + 1) {
-                *c += 1;
-            }
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut rev = vec![0u32; start[n] as usize];
-        for i in 0..n {
-            for &d in self.deps_of(i) {
-                if let Some(f) = fill.get_mut(d as usize) {
-                    if let Some(slot) = rev.get_mut(*f as usize) {
-                        *slot = i as u32;
+    #[inline(never)]
+    fn settle_cycles(&mut self, incomplete: &[u32]) {
+        let n = self.n;
+        // Who depends on i: its users by operand (the def-use rows, which
+        // rules ask for in these functions anyway), and the few loads it
+        // reaches as a GEP index or a value stored into their alloca.
+        let mut extra = std::mem::take(&mut self.s.extra);
+        extra.clear();
+        let first = self.first_inst;
+        for l in &self.s.loads {
+            self.load_deps(l.inst as usize, |row| {
+                for &d in row {
+                    let k = (d as usize).wrapping_sub(first);
+                    if k < n {
+                        extra.push((k as u32, l.inst));
                     }
-                    *f += 1;
                 }
-            }
+            });
         }
-        let mut queued = vec![false; n];
-        let mut work = std::collections::VecDeque::new();
-        for i in incomplete {
-            if !queued[i] {
-                queued[i] = true;
+        // Stable: each row stays in instruction order.
+        extra.sort_by_key(|e| e.0);
+        let mut queued = std::mem::take(&mut self.s.queued);
+        queued.clear();
+        queued.resize(n, false);
+        let mut work = std::mem::take(&mut self.s.work);
+        work.clear();
+        for &i in incomplete {
+            if !queued[i as usize] {
+                queued[i as usize] = true;
                 work.push_back(i);
             }
         }
         let mut budget = n.saturating_mul(16).saturating_add(1024);
         while let Some(i) = work.pop_front() {
+            let i = i as usize;
             queued[i] = false;
             budget = match budget.checked_sub(1) {
                 Some(b) => b,
                 None => break,
             };
-            let old = fp.insts[i];
+            let old = self.values[self.first_inst + i];
             let mut grown = old;
-            grown.join(&self.compute(fp, i));
+            grown.join(&self.compute(i));
             if grown == old {
                 continue;
             }
-            fp.insts[i] = grown;
-            let users = rev
-                .get(start[i] as usize..start[i + 1] as usize)
-                .unwrap_or(&[]);
-            for &u in users {
-                let u = u as usize;
-                if !queued[u] {
-                    queued[u] = true;
+            self.values[self.first_inst + i] = grown;
+            // Both rows ascend: merged, the users are pushed in order.
+            let mut a = self.du.users_row(Def::Inst(i));
+            let lo = extra.partition_point(|e| (e.0 as usize) < i);
+            let hi = extra.partition_point(|e| (e.0 as usize) <= i);
+            let mut b = &extra[lo..hi];
+            loop {
+                let u = match (a.first(), b.first()) {
+                    (Some(&x), Some(&(_, y))) if x <= y => {
+                        a = &a[1..];
+                        x
+                    }
+                    (_, Some(&(_, y))) => {
+                        b = &b[1..];
+                        y
+                    }
+                    (Some(&x), None) => {
+                        a = &a[1..];
+                        x
+                    }
+                    (None, None) => break,
+                };
+                if let Some(q) = queued.get_mut(u as usize).filter(|q| !**q) {
+                    *q = true;
                     work.push_back(u);
                 }
             }
         }
+        self.s.extra = extra;
+        self.s.queued = queued;
+        self.s.work = work;
     }
 
-    fn operand(&self, fp: &FunctionProvenance, i: usize, j: usize) -> Provenance {
-        operand_prov(&fp.params, &fp.insts, self.body, self.du, i, j)
+    /// Provenance of the operand with code `d`, operand `j` of instruction `i`.
+    #[inline]
+    fn code(&self, i: usize, j: usize, d: u32) -> Provenance {
+        if d == self.compound {
+            return match self
+                .body
+                .instructions
+                .get(i)
+                .and_then(|x| x.operands.get(j))
+            {
+                Some(op) => value_prov(&self.values, self.first_inst, self.du, &op.value, 0),
+                None => Provenance::of(Sources::UNKNOWN),
+            };
+        }
+        *self.values.get(d as usize).unwrap_or(&EMPTY)
     }
 
-    fn compute(&self, fp: &FunctionProvenance, i: usize) -> Provenance {
-        let Some(inst) = self.body.instructions.get(i) else {
+    fn operand(&self, i: usize, j: usize) -> Provenance {
+        match self.du.operand_row(i).get(j) {
+            Some(&d) => self.code(i, j, d),
+            None => Provenance::of(Sources::UNKNOWN),
+        }
+    }
+
+    /// Inlined where the walk stores it: most instructions are arithmetic,
+    /// GEPs and phis, the join of their operands.
+    #[inline(always)]
+    fn compute(&self, i: usize) -> Provenance {
+        self.compute_row(i, self.du.operand_row(i))
+    }
+
+    /// `compute` with instruction `i`'s operand codes at hand.
+    #[inline(always)]
+    fn compute_row(&self, i: usize, row: &[u32]) -> Provenance {
+        match self.du.opcodes().get(i) {
+            Some(&opcode) if is_join(opcode) => {
+                let mut p = Provenance::default();
+                for (j, &d) in row.iter().enumerate() {
+                    if d == self.compound {
+                        p.join(&self.code(i, j, d));
+                    } else {
+                        p.join(self.values.get(d as usize).unwrap_or(&EMPTY));
+                    }
+                }
+                p
+            }
+            _ => self.compute_other(i),
+        }
+    }
+
+    #[inline(never)]
+    fn compute_other(&self, i: usize) -> Provenance {
+        let Some(&opcode) = self.du.opcodes().get(i) else {
             return Provenance::of(Sources::UNKNOWN);
         };
-        match inst.opcode {
-            Opcode::Load => self.load_value(fp, i, inst),
+        match opcode {
+            Opcode::Load => self.load_value(i),
             Opcode::Alloca => Provenance::of(Sources::LITERAL),
-            Opcode::Call => self.call(fp, i, inst),
+            Opcode::Call => self.call(i),
             Opcode::AtomicRmw | Opcode::CmpXchg => {
                 Provenance::of(Sources(Sources::DEVICE_MEMORY.0 | Sources::ATOMIC_RESULT.0))
             }
             Opcode::Other | Opcode::LandingPad | Opcode::VAArg => Provenance::of(Sources::UNKNOWN),
             _ => {
                 let mut p = Provenance::default();
-                let defs = self.du.operand_row(i);
-                for (j, op) in inst.operands.iter().enumerate() {
-                    let q = match defs.get(j).and_then(|&d| self.du.decode(d)) {
-                        Some(Def::Param(k)) => fp.param(k),
-                        Some(Def::Inst(k)) => fp.insts.get(k).copied().unwrap_or_default(),
-                        None => match op.value {
-                            // Not defined here (a defined local has a row entry).
-                            Value::Local(_) => Provenance::of(Sources::UNKNOWN),
-                            Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => {
-                                value_prov(&fp.params, &fp.insts, self.du, &op.value, 0)
-                            }
-                            Value::Label(_) | Value::Metadata(_) => Provenance::default(),
-                            _ => Provenance::of(Sources::LITERAL),
-                        },
-                    };
-                    p.join(&q);
+                for (j, &d) in self.du.operand_row(i).iter().enumerate() {
+                    p.join(&self.code(i, j, d));
                 }
                 p
             }
         }
     }
 
-    fn call(&self, fp: &FunctionProvenance, i: usize, inst: &Instruction<'a>) -> Provenance {
+    fn call(&self, i: usize) -> Provenance {
+        let Some(inst) = self.body.instructions.get(i) else {
+            return Provenance::of(Sources::UNKNOWN);
+        };
         let Some(callee) = inst.callee_name() else {
             return Provenance::of(Sources::UNKNOWN);
         };
-        let mut p = Provenance::default();
-        for j in 0..inst.call_args().len() {
-            p.join(&self.operand(fp, i, j));
-        }
         if callee.starts_with("air.atomic") {
             // A plain atomic load reads one value for all threads at one
             // address; the read-modify-writes return per-thread values.
@@ -951,6 +1174,11 @@ impl<'a> Walker<'_, 'a> {
             } else {
                 Sources::DEVICE_MEMORY
             });
+        }
+        let mut p = Provenance::default();
+        let row = self.du.operand_row(i);
+        for (j, &d) in row.iter().enumerate().take(inst.call_args().len()) {
+            p.join(&self.code(i, j, d));
         }
         let known = callee.starts_with("air.")
             || callee.starts_with("llvm.")
@@ -964,7 +1192,7 @@ impl<'a> Walker<'_, 'a> {
         p
     }
 
-    fn load_value(&self, fp: &FunctionProvenance, i: usize, inst: &Instruction<'a>) -> Provenance {
+    fn load_value(&self, i: usize) -> Provenance {
         let Some(l) = self.load(i) else {
             return Provenance::of(Sources::UNKNOWN);
         };
@@ -974,32 +1202,39 @@ impl<'a> Walker<'_, 'a> {
         let mut index = Provenance::default();
         for &g in geps {
             let g = g as usize;
-            for j in 1..self
-                .body
-                .instructions
-                .get(g)
-                .map_or(0, |x| x.operands.len())
-            {
-                let p = self.operand(fp, g, j);
+            for (j, &d) in self.du.operand_row(g).iter().enumerate().skip(1) {
+                let p = self.code(g, j, d);
                 if p.class() != Class::Literal {
                     index.join(&p);
                 }
             }
         }
         let mut p = match l.root {
-            PtrRoot::Param(k) => self.load_from_param(fp, k, inst, geps),
-            PtrRoot::Global(g) => {
-                let known = self.from_global.borrow().get(g).copied();
-                known.unwrap_or_else(|| {
-                    let p = self.load_from_global(g);
-                    self.from_global.borrow_mut().insert(g, p);
-                    p
-                })
+            PtrRoot::Param(_) | PtrRoot::Global(..) if l.from_root.get().sources.0 != 0 => {
+                l.from_root.get()
+            }
+            PtrRoot::Param(k) => {
+                let p = self.load_from_param(k as usize, i, geps);
+                l.from_root.set(p);
+                p
+            }
+            PtrRoot::Global(at, j) => {
+                let p = self
+                    .body
+                    .instructions
+                    .get(at as usize)
+                    .and_then(|x| x.operands.get(j as usize))
+                    .and_then(|op| global_root(&op.value))
+                    .map_or(Provenance::of(Sources::UNKNOWN), |g| {
+                        self.load_from_global(g)
+                    });
+                l.from_root.set(p);
+                p
             }
             PtrRoot::Alloca(a) => {
                 let mut p = Provenance::default();
                 for &(_, s) in self.stores_into(a) {
-                    p.join(&self.operand(fp, s as usize, 0));
+                    p.join(&self.operand(s as usize, 0));
                 }
                 if p.sources.0 == 0 {
                     Provenance::of(Sources::UNKNOWN)
@@ -1040,20 +1275,21 @@ impl<'a> Walker<'_, 'a> {
         }
     }
 
-    fn load_from_param(
-        &self,
-        fp: &FunctionProvenance,
-        k: usize,
-        inst: &Instruction<'a>,
-        geps: &[u32],
-    ) -> Provenance {
+    fn load_from_param(&self, k: usize, i: usize, geps: &[u32]) -> Provenance {
+        let Some(inst) = self.body.instructions.get(i) else {
+            return Provenance::of(Sources::UNKNOWN);
+        };
         let addrspace = self
             .function
             .params
             .get(k)
             .and_then(|p| self.module.types.addrspace(p.ty))
             .unwrap_or(0);
-        let param = fp.param(k);
+        let param = self
+            .values
+            .get(1 + k)
+            .copied()
+            .unwrap_or_else(|| Provenance::of(Sources::UNKNOWN));
         // Memory named by the parameter's first origin (interned by id, as
         // every load from a buffer asks).
         let memory = |sources: Sources| {
@@ -1112,17 +1348,16 @@ impl<'a> Walker<'_, 'a> {
         let mut exact = true;
         for g in geps.iter().rev() {
             let gi = self.body.instructions.get(*g as usize)?;
-            let indices: Vec<&Value<'a>> = gi.operands.iter().skip(1).map(|o| &o.value).collect();
-            offset = match (
-                offset,
-                gi.elem_ty
-                    .and_then(|t| layout::gep_offset(types, t, &indices)),
-            ) {
-                (Some(o), Some(g)) => {
-                    exact &= g.exact;
-                    Some(o + g.offset)
+            let Some(o) = offset else { break };
+            offset = match gi.elem_ty.and_then(|t| {
+                self.ctx
+                    .gep_offset(types, t, gi.operands.get(1..).unwrap_or(&[]))
+            }) {
+                Some((g, e)) => {
+                    exact &= e;
+                    Some(o + g)
                 }
-                _ => None,
+                None => None,
             };
         }
         let offset = offset.or_else(|| self.tbaa_offset(inst))?;
@@ -1146,6 +1381,54 @@ impl<'a> Walker<'_, 'a> {
         let offset = tag.get(2)?.as_int()?;
         u64::try_from(offset).ok()
     }
+}
+
+/// Walks operand `j` of instruction `i`, a pointer, back to its root,
+/// pushing the GEPs it passes (outermost first) onto `geps`. By operand
+/// codes and opcodes: only a global's name is read from the instruction.
+fn pointer_root(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    i: usize,
+    j: usize,
+    geps: &mut Vec<u32>,
+) -> PtrRoot {
+    let (mut i, mut j) = (i, j);
+    let opcodes = du.opcodes();
+    let compound = du.compound();
+    for _ in 0..64 {
+        let Some(&d) = du.operand_row(i).get(j) else {
+            break;
+        };
+        if d == 0 || d == compound {
+            let global = body
+                .instructions
+                .get(i)
+                .and_then(|x| x.operands.get(j))
+                .and_then(|op| global_root(&op.value));
+            return match global {
+                Some(_) => PtrRoot::Global(i as u32, j as u32),
+                None => PtrRoot::Unknown,
+            };
+        }
+        match du.decode(d) {
+            Some(Def::Param(p)) => return PtrRoot::Param(p as u32),
+            Some(Def::Inst(k)) => {
+                match opcodes.get(k) {
+                    Some(Opcode::Alloca) => return PtrRoot::Alloca(k as u32),
+                    Some(Opcode::GetElementPtr) => geps.push(k as u32),
+                    Some(Opcode::BitCast | Opcode::AddrSpaceCast) => {}
+                    _ => break,
+                }
+                if du.operand_row(k).is_empty() {
+                    break;
+                }
+                (i, j) = (k, 0);
+            }
+            None => break,
+        }
+    }
+    PtrRoot::Unknown
 }
 
 /// Provenance of an entry point's parameters, from its AIR description.
