@@ -8,7 +8,6 @@ use crate::analysis::defuse::Def;
 use crate::analysis::divergence::{
     Divergence, Skipping, divergent_deciders, skipping_meets_target,
 };
-use crate::analysis::provenance::Class;
 use crate::ir::{Instruction, Opcode, Type, TypeId, TypeTable, Value};
 use rustc_hash::FxHashMap;
 
@@ -210,12 +209,34 @@ impl<'a> Candidates<'a> {
     }
 }
 
+/// Buffers `matches` reuses from one rule and function to the next.
+#[derive(Default)]
+pub struct Scratch {
+    candidates: Vec<u32>,
+    frontier: Vec<(usize, usize)>,
+    /// The ends of the chain step at each depth.
+    ends: Vec<Vec<usize>>,
+}
+
 pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>) -> Vec<Matched> {
     let mut out = Vec::new();
+    matches_into(m, ctx, index, &mut Scratch::default(), &mut out);
+    out
+}
+
+/// `matches`, appending to `out` (cleared first) with reused buffers.
+pub fn matches_into(
+    m: &Match,
+    ctx: &FunctionContext<'_, '_>,
+    index: &Candidates<'_>,
+    scratch: &mut Scratch,
+    out: &mut Vec<Matched>,
+) {
+    out.clear();
     if m.fast_math.is_some_and(|want| want != ctx.air.fast_math()) {
-        return out;
+        return;
     }
-    let mut candidates = Vec::new();
+    let mut candidates = std::mem::take(&mut scratch.candidates);
     index.for_match(m, ctx.body, &mut candidates);
     // Computed only for the patterns that ask, once per function, and only
     // when the function holds a candidate (most hold no barrier).
@@ -240,50 +261,60 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
             continue;
         }
         let block = ctx.du.block_of(i);
-        // Control dependence and loops are built on first use: ask only when
-        // the pattern filters on them, or (loops) the match survives every
-        // other filter. The checks are pure, and the divergence budget below
-        // sees the same candidates in the same order either way. A hook that
-        // wants to know whether a match is conditional asks
-        // `ctx.cf.control_deps()`; filling a field for every match made
-        // post-dominators of most functions for nothing.
+        // Every check is pure, so their order changes no result, only the
+        // work: the cheap ones on the instruction come first, the ones that
+        // build an analysis (control dependence, loops, users for a chain)
+        // last. A hook that wants to know whether a match is conditional
+        // asks `ctx.cf.control_deps()`; filling a field for every match made
+        // post-dominators of most functions for nothing. The divergence
+        // check alone has a budget per function: it must see the same
+        // candidates in the same order, those that pass the checks above
+        // and `in_conditional`, so for its patterns `in_conditional` stays
+        // in front of it.
         let conditional = || ctx.cf.control_deps().is_conditional(block);
-        let loop_depth = || ctx.cf.loops().depth(block);
-        if m.in_conditional.is_some_and(|want| want != conditional()) {
+        let mut divergent_branch = None;
+        if let Some(want) = m.in_divergent_block {
+            if m.in_conditional.is_some_and(|want| want != conditional()) {
+                continue;
+            }
+            divergent_branch = divergence
+                .get_or_insert_with(|| DivergenceCheck::new(&candidates, ctx))
+                .check(ctx, block);
+            if want != divergent_branch.is_some() {
+                continue;
+            }
+        }
+        if !m.operand.iter().all(|o| operand_matches(o, ctx, i, inst)) {
             continue;
         }
-        let divergent_branch = match m.in_divergent_block {
-            Some(_) => divergence
-                .get_or_insert_with(|| DivergenceCheck::new(&candidates, ctx))
-                .check(ctx, block),
-            None => None,
-        };
-        if m.in_divergent_block
-            .is_some_and(|want| want != divergent_branch.is_some())
+        if m.in_divergent_block.is_none()
+            && m.in_conditional.is_some_and(|want| want != conditional())
         {
             continue;
         }
-        if m.in_loop.is_some_and(|want| want != (loop_depth() > 0)) {
-            continue;
-        }
-        if !m.operand.iter().all(|o| operand_matches(o, ctx, inst)) {
-            continue;
-        }
-        let Some(chain) = chain_from(ctx, i, &m.chain) else {
+        let Some(chain) = chain_from(ctx, i, &m.chain, scratch) else {
             continue;
         };
-        let matched = Matched {
+        let mut matched = Matched {
             inst: i,
             chain,
-            loop_depth: loop_depth(),
+            loop_depth: 0,
             divergent_branch,
         };
         if !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
             continue;
         }
+        // Loops are built on first use: only for a match that survives
+        // every other filter.
+        matched.loop_depth = ctx.cf.loops().depth(block);
+        if m.in_loop
+            .is_some_and(|want| want != (matched.loop_depth > 0))
+        {
+            continue;
+        }
         out.push(matched);
     }
-    out
+    scratch.candidates = candidates;
 }
 
 fn opcode_matches(m: &Match, inst: &Instruction<'_>) -> bool {
@@ -411,18 +442,26 @@ fn constant_of(v: &Value<'_>) -> Option<i64> {
 fn operand_matches(
     o: &OperandMatch,
     ctx: &FunctionContext<'_, '_>,
+    i: usize,
     inst: &Instruction<'_>,
 ) -> bool {
     let Some(op) = inst.operands.get(o.index) else {
         return false;
     };
-    if !o.constant.is_empty() && !constant_of(&op.value).is_some_and(|c| o.constant.contains(&c)) {
+    let constant = constant_of(&op.value);
+    if !o.constant.is_empty() && !constant.is_some_and(|c| o.constant.contains(&c)) {
         return false;
     }
-    if o.family.is_some() && constant_of(&op.value).is_none() {
-        return false;
+    if let Some(family) = &o.family {
+        // The family's test proper needs the chain; this necessary part
+        // does not, and rejects nearly every constant before the chain is
+        // followed.
+        match constant {
+            Some(c) if family != "fused-shift" || may_be_fused_shift(ctx, inst, c) => {}
+            _ => return false,
+        }
     }
-    if o.not_constant && constant_of(&op.value).is_some() {
+    if o.not_constant && constant.is_some() {
         return false;
     }
     if !o.addrspace.is_empty()
@@ -437,13 +476,9 @@ fn operand_matches(
     if !o.bitcast_from.is_empty() && !bitcast_from(ctx, &op.value, &o.bitcast_from) {
         return false;
     }
-    if !o.provenance.is_empty() {
-        let class = ctx.prov.value(ctx.du, &op.value).class();
-        if !o
-            .provenance
-            .iter()
-            .any(|c| Class::from_name(c) == Some(class))
-        {
+    if !o.provenance_set.is_empty() {
+        let class = ctx.prov.operand(ctx.body, ctx.du, i, o.index).class();
+        if !o.provenance_set.contains(&class) {
             return false;
         }
     }
@@ -482,23 +517,54 @@ fn chain_from(
     ctx: &FunctionContext<'_, '_>,
     start: usize,
     steps: &[ChainStep],
+    scratch: &mut Scratch,
 ) -> Option<Vec<usize>> {
-    let Some((step, rest)) = steps.split_first() else {
-        return Some(Vec::new());
-    };
-    for end in step_ends(ctx, start, step) {
-        if let Some(mut tail) = chain_from(ctx, end, rest) {
-            tail.insert(0, end);
-            return Some(tail);
-        }
-    }
-    None
+    let mut chain = Vec::with_capacity(steps.len());
+    chain_rest(ctx, start, steps, scratch, &mut chain).then_some(chain)
 }
 
-/// The instructions one step can end at from `from`'s result.
-fn step_ends(ctx: &FunctionContext<'_, '_>, from: usize, step: &ChainStep) -> Vec<usize> {
-    let mut ends = Vec::new();
-    let mut frontier = vec![(from, 0usize)];
+/// Depth first: the first end of a step whose rest of the chain completes.
+/// `chain` holds the ends so far; false leaves it as it was.
+fn chain_rest(
+    ctx: &FunctionContext<'_, '_>,
+    start: usize,
+    steps: &[ChainStep],
+    scratch: &mut Scratch,
+    chain: &mut Vec<usize>,
+) -> bool {
+    let Some((step, rest)) = steps.split_first() else {
+        return true;
+    };
+    let depth = chain.len();
+    if scratch.ends.len() <= depth {
+        scratch.ends.resize_with(depth + 1, Vec::new);
+    }
+    let mut ends = std::mem::take(&mut scratch.ends[depth]);
+    step_ends(ctx, start, step, &mut scratch.frontier, &mut ends);
+    let mut found = false;
+    for &end in &ends {
+        chain.push(end);
+        if chain_rest(ctx, end, rest, scratch, chain) {
+            found = true;
+            break;
+        }
+        chain.pop();
+    }
+    scratch.ends[depth] = ends;
+    found
+}
+
+/// The instructions one step can end at from `from`'s result, into `ends`.
+fn step_ends(
+    ctx: &FunctionContext<'_, '_>,
+    from: usize,
+    step: &ChainStep,
+    frontier: &mut Vec<(usize, usize)>,
+    ends: &mut Vec<usize>,
+) {
+    ends.clear();
+    frontier.clear();
+    frontier.push((from, 0usize));
     let mut visits = 0;
     while let Some((cur, hops)) = frontier.pop() {
         let Some(result) = ctx.body.instructions.get(cur).and_then(|i| i.result) else {
@@ -507,13 +573,12 @@ fn step_ends(ctx: &FunctionContext<'_, '_>, from: usize, step: &ChainStep) -> Ve
         for u in ctx.du.users(Def::Inst(cur)) {
             visits += 1;
             if visits > MAX_VISITS {
-                return ends;
+                return;
             }
             let Some(user) = ctx.body.instructions.get(u) else {
                 continue;
             };
-            let name = user.opcode.name();
-            let ends_here = step.to.iter().any(|t| t == name)
+            let ends_here = step.to_set.contains(&user.opcode)
                 && arrives_as(step, user, result)
                 && (step.int_bits.is_empty() || int_bits_match(&step.int_bits, ctx, user))
                 && (!step.dynamic_index || has_dynamic_index(user));
@@ -521,12 +586,11 @@ fn step_ends(ctx: &FunctionContext<'_, '_>, from: usize, step: &ChainStep) -> Ve
                 if !ends.contains(&u) {
                     ends.push(u);
                 }
-            } else if hops < MAX_HOPS && step.through.iter().any(|t| t == name) {
+            } else if hops < MAX_HOPS && step.through_set.contains(&user.opcode) {
                 frontier.push((u, hops + 1));
             }
         }
     }
-    ends
 }
 
 /// Whether `value` reaches `user` in the position the step asks for.
@@ -566,6 +630,28 @@ fn family_matches(o: &OperandMatch, ctx: &FunctionContext<'_, '_>, m: &Matched) 
         "fused-shift" => fused_shift(ctx, inst, c, m).is_some(),
         _ => false,
     }
+}
+
+/// Whether `fused_shift` could accept `c` for some shift amount: `c` lies
+/// within 64 below a power of two that fits in the multiply's width.
+fn may_be_fused_shift(ctx: &FunctionContext<'_, '_>, mul: &Instruction<'_>, c: i64) -> bool {
+    let Some(bits) = ctx.module.types.int_bits(mul.ty) else {
+        return false;
+    };
+    if !(2..=64).contains(&bits) {
+        return false;
+    }
+    let mask: u64 = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let c = (c as u64) & mask;
+    (1..bits).any(|j| {
+        (1u64 << j)
+            .checked_sub(c)
+            .is_some_and(|small| (1..=64).contains(&small))
+    })
 }
 
 /// `C = 2^(bits-k) - m` for the shift amount `k` of the chain's `shl` and a

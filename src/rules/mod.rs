@@ -328,8 +328,17 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
 
 fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
     let index = engine::Candidates::new(ctx.body, ctx.du.opcodes());
+    let mut scratch = engine::Scratch::default();
+    let mut matched = Vec::new();
     for rule in &rules.rules {
-        for m in engine::matches(&rule.pattern.matcher, ctx, &index) {
+        engine::matches_into(
+            &rule.pattern.matcher,
+            ctx,
+            &index,
+            &mut scratch,
+            &mut matched,
+        );
+        for m in matched.drain(..) {
             let Some(inst) = ctx.body.instructions.get(m.inst) else {
                 continue;
             };

@@ -137,6 +137,9 @@ pub struct OperandMatch {
     pub index: usize,
     #[serde(default)]
     pub provenance: Vec<String>,
+    /// `provenance` parsed once by `Pattern::parse`.
+    #[serde(skip)]
+    pub provenance_set: Vec<crate::analysis::provenance::Class>,
     #[serde(default)]
     pub constant: Vec<i64>,
     #[serde(default)]
@@ -158,6 +161,12 @@ pub struct ChainStep {
     #[serde(default)]
     pub through: Vec<String>,
     pub to: Vec<String>,
+    /// `through` and `to` parsed once by `Pattern::parse`: a step compares
+    /// the opcode of every user it visits.
+    #[serde(skip)]
+    pub through_set: Vec<crate::ir::Opcode>,
+    #[serde(skip)]
+    pub to_set: Vec<crate::ir::Opcode>,
     #[serde(default)]
     pub operand: Option<usize>,
     /// `index` (a GEP index) or `address` (the address of a load or store).
@@ -222,6 +231,23 @@ impl Pattern {
             if crate::ir::Opcode::from_word(op).is_none() {
                 return Err(format!("unknown opcode '{op}'"));
             }
+        }
+        let opcodes = |words: &[String]| {
+            words
+                .iter()
+                .filter_map(|o| crate::ir::Opcode::from_word(o))
+                .collect()
+        };
+        for c in &mut p.matcher.chain {
+            c.through_set = opcodes(&c.through);
+            c.to_set = opcodes(&c.to);
+        }
+        for o in &mut p.matcher.operand {
+            o.provenance_set = o
+                .provenance
+                .iter()
+                .filter_map(|c| crate::analysis::provenance::Class::from_name(c))
+                .collect();
         }
         for o in &p.matcher.operand {
             for c in &o.provenance {
