@@ -29,18 +29,19 @@ fn constant(v: &Value<'_>) -> bool {
 /// Whether `v` becomes a constant once the pipeline is built and loops with
 /// constant trip counts are unrolled: literals, values computed from function
 /// constants, and counters of such loops combined with them.
-fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
-    let mut stack = vec![(v.clone(), 0u32)];
+fn unrolls_to_constant<'b, 'a>(ctx: &FunctionContext<'b, 'a>, v: &'b Value<'a>) -> bool {
+    // The values stay borrowed from the body: cloning each was most of the cost.
+    let mut stack = vec![(v, 0u32)];
     let mut seen = 0usize;
     while let Some((v, depth)) = stack.pop() {
         seen += 1;
         if depth > 16 || seen > 64 {
             return false;
         }
-        if constant(&v) {
+        if constant(v) {
             continue;
         }
-        let Some(Def::Inst(d)) = ctx.du.def_of(&v) else {
+        let Some(Def::Inst(d)) = ctx.du.def_of(v) else {
             return false;
         };
         let Some(inst) = ctx.body.instructions.get(d) else {
@@ -54,7 +55,7 @@ fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
         match inst.opcode {
             Opcode::ZExt | Opcode::SExt | Opcode::Trunc => {
                 if let Some(o) = inst.operands.first() {
-                    stack.push((o.value.clone(), depth + 1));
+                    stack.push((&o.value, depth + 1));
                 }
             }
             Opcode::Add
@@ -66,7 +67,7 @@ fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
             | Opcode::LShr
             | Opcode::AShr => {
                 for o in &inst.operands {
-                    stack.push((o.value.clone(), depth + 1));
+                    stack.push((&o.value, depth + 1));
                 }
             }
             Opcode::Phi => {
