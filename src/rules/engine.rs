@@ -172,7 +172,13 @@ impl<'a> Candidates<'a> {
     }
 
     /// The instructions `m`'s opcodes or calls name, in order.
-    fn for_match(&self, m: &Match, body: &crate::ir::Body<'_>, out: &mut Vec<u32>) {
+    fn for_match(
+        &self,
+        m: &Match,
+        body: &crate::ir::Body<'_>,
+        out: &mut Vec<u32>,
+        marks: &mut Vec<u64>,
+    ) {
         out.clear();
         if m.opcode_set.len() != m.opcodes.len() {
             out.extend(
@@ -196,15 +202,29 @@ impl<'a> Candidates<'a> {
         if !m.calls.is_empty() {
             for w in self.callees.windows(2) {
                 let ((name, a), (_, b)) = (w[0], w[1]);
-                if m.calls.iter().any(|x| name_matches(x, name)) {
+                if calls_match(m, name) {
                     lists += 1;
                     out.extend_from_slice(&self.calls[a as usize..b as usize]);
                 }
             }
         }
         if lists > 1 {
-            out.sort_unstable();
-            out.dedup();
+            // Sorted and deduplicated through a bit per instruction: linear,
+            // where a sort of the lists cost more than the rest together.
+            marks.clear();
+            let words = out.iter().max().map_or(0, |&i| i as usize / 64 + 1);
+            marks.resize(words, 0);
+            for &i in out.iter() {
+                marks[i as usize / 64] |= 1 << (i % 64);
+            }
+            out.clear();
+            for (w, &word) in marks.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    out.push((w * 64) as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
         }
     }
 }
@@ -213,6 +233,7 @@ impl<'a> Candidates<'a> {
 #[derive(Default)]
 pub struct Scratch {
     candidates: Vec<u32>,
+    marks: Vec<u64>,
     frontier: Vec<(usize, usize)>,
     /// The ends of the chain step at each depth.
     ends: Vec<Vec<usize>>,
@@ -237,7 +258,7 @@ pub fn matches_into(
         return;
     }
     let mut candidates = std::mem::take(&mut scratch.candidates);
-    index.for_match(m, ctx.body, &mut candidates);
+    index.for_match(m, ctx.body, &mut candidates, &mut scratch.marks);
     // Computed only for the patterns that ask, once per function, and only
     // when the function holds a candidate (most hold no barrier).
     let mut divergence: Option<DivergenceCheck> = None;
@@ -322,21 +343,36 @@ fn opcode_matches(m: &Match, inst: &Instruction<'_>) -> bool {
         m.opcode_set.contains(&inst.opcode)
     } else {
         m.opcodes.iter().any(|o| o == inst.opcode.name())
-    }) || (inst.opcode == Opcode::Call
-        && inst
-            .callee_name()
-            .is_some_and(|c| m.calls.iter().any(|x| name_matches(x, c))))
+    }) || (inst.opcode == Opcode::Call && inst.callee_name().is_some_and(|c| calls_match(m, c)))
 }
 
 /// A `calls` entry against a callee name: exact, or with one `*` standing
 /// for any text.
 pub fn name_matches(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        Some((pre, post)) => {
+    name_matches_at(pattern, pattern.find('*'), name)
+}
+
+/// `name_matches` with the position of the pattern's `*` known.
+fn name_matches_at(pattern: &str, star: Option<usize>, name: &str) -> bool {
+    match star {
+        Some(k) => {
+            let (pre, post) = (&pattern[..k], &pattern[k + 1..]);
             name.len() >= pre.len() + post.len() && name.starts_with(pre) && name.ends_with(post)
         }
         None => pattern == name,
     }
+}
+
+/// Whether `name` is one of `m.calls`.
+fn calls_match(m: &Match, name: &str) -> bool {
+    if m.call_stars.len() != m.calls.len() {
+        // A `Match` not made by `Pattern::parse`.
+        return m.calls.iter().any(|x| name_matches(x, name));
+    }
+    m.calls
+        .iter()
+        .zip(&m.call_stars)
+        .any(|(x, &star)| name_matches_at(x, star, name))
 }
 
 /// The name `types` uses for a scalar type (the element of a vector).

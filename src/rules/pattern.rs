@@ -104,6 +104,9 @@ pub struct Match {
     /// Direct calls to these functions (e.g. `air.wg.barrier`) match too.
     #[serde(default)]
     pub calls: Vec<String>,
+    /// Where each of `calls` has its `*`, found once by `Pattern::parse`.
+    #[serde(skip)]
+    pub call_stars: Vec<Option<usize>>,
     #[serde(default)]
     pub int_bits: Vec<u32>,
     /// Scalar types the result or an operand must have.
@@ -238,6 +241,7 @@ impl Pattern {
                 .filter_map(|o| crate::ir::Opcode::from_word(o))
                 .collect()
         };
+        p.matcher.call_stars = p.matcher.calls.iter().map(|c| c.find('*')).collect();
         for c in &mut p.matcher.chain {
             c.through_set = opcodes(&c.through);
             c.to_set = opcodes(&c.to);
