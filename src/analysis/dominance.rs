@@ -290,20 +290,70 @@ fn intersect(doms: &[usize], mut a: usize, mut b: usize) -> usize {
 
 /// The dominator tree, rooted at the entry (block 0). Blocks the entry does
 /// not reach are not in it.
+///
+/// Cooper–Harvey–Kennedy as in `immediate_dominators`, but over the graph's
+/// own reverse postorder (the same walk: successors in order from the entry),
+/// so no second depth-first search nor its buffers; nodes are numbered by
+/// position in that order, where a dominator always comes first.
 pub fn dominators(cfg: &Cfg) -> DomTree {
     let n = cfg.len();
     if n == 0 {
         return DomTree::default();
     }
-    let none: &[usize] = &[];
-    let raw = immediate_dominators(n, 0, |x| [cfg.succs(x), none], |x| [cfg.preds(x), none]);
-    let in_tree: Vec<bool> = raw.iter().map(|&d| d != UNDEF).collect();
-    let idom = raw
-        .iter()
-        .enumerate()
-        .map(|(b, &d)| (d != UNDEF && d != b).then_some(d))
-        .collect();
+    let rpo = cfg.reverse_postorder();
+    let m = rpo.len();
+    let mut num = vec![NONE; n];
+    for (i, &b) in rpo.iter().enumerate() {
+        num[b] = to_u32(i);
+    }
+    let mut doms = vec![NONE; m];
+    if m > 0 {
+        doms[0] = 0;
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 1..m {
+            let mut new = NONE;
+            for &p in cfg.preds(rpo[i]) {
+                let pp = num[p];
+                if pp == NONE || doms[pp as usize] == NONE {
+                    continue;
+                }
+                new = if new == NONE {
+                    pp
+                } else {
+                    intersect_rpo(&doms, pp, new)
+                };
+            }
+            if new != NONE && doms[i] != new {
+                doms[i] = new;
+                changed = true;
+            }
+        }
+    }
+    let mut idom = vec![None; n];
+    let mut in_tree = vec![false; n];
+    for (i, &b) in rpo.iter().enumerate() {
+        in_tree[b] = true;
+        if i > 0 {
+            idom[b] = Some(rpo[doms[i] as usize]);
+        }
+    }
     DomTree::from_idom(idom, &in_tree, Vec::new())
+}
+
+/// `intersect` for positions in reverse postorder, where the root is 0.
+fn intersect_rpo(doms: &[u32], mut a: u32, mut b: u32) -> u32 {
+    while a != b {
+        while a > b {
+            a = doms[a as usize];
+        }
+        while b > a {
+            b = doms[b as usize];
+        }
+    }
+    a
 }
 
 /// The post-dominator tree, rooted at a virtual exit joined from every exit

@@ -78,11 +78,18 @@ impl Loops {
         // mark[b] == loop index + 1: b is in the loop being built.
         let mut mark = vec![0u32; n];
         let mut stack: Vec<usize> = Vec::new();
+        // Each loop's lists are gathered in these buffers, reused from loop
+        // to loop, and copied out at their final size: growing four vectors
+        // per loop was most of the cost.
+        let mut latches: Vec<usize> = Vec::new();
+        let mut blocks: Vec<usize> = Vec::new();
+        let mut exits: Vec<usize> = Vec::new();
+        let mut exiting: Vec<usize> = Vec::new();
         // Headers in reverse postorder: a loop's enclosing loops have headers
         // that dominate its header, so they are already built and
         // `innermost[header]` names its parent.
         for &h in rpo {
-            let mut latches: Vec<usize> = Vec::new();
+            latches.clear();
             for &a in cfg.preds(h) {
                 if pos[a] == usize::MAX || pos[a] < pos[h] {
                     continue;
@@ -99,7 +106,8 @@ impl Loops {
             let id = loops.len();
             let stamp = to_u32(id + 1);
             mark[h] = stamp;
-            let mut blocks = vec![h];
+            blocks.clear();
+            blocks.push(h);
             for &l in &latches {
                 if mark[l] != stamp {
                     mark[l] = stamp;
@@ -118,8 +126,8 @@ impl Loops {
                 }
             }
             blocks.sort_unstable();
-            let mut exits = Vec::new();
-            let mut exiting = Vec::new();
+            exits.clear();
+            exiting.clear();
             for &b in &blocks {
                 let before = exits.len();
                 exits.extend(cfg.succs(b).iter().copied().filter(|&s| mark[s] != stamp));
@@ -140,10 +148,10 @@ impl Loops {
             latches.sort_unstable();
             loops.push(Loop {
                 header: h,
-                blocks,
-                latches,
-                exits,
-                exiting,
+                blocks: blocks.clone(),
+                latches: latches.clone(),
+                exits: exits.clone(),
+                exiting: exiting.clone(),
                 parent,
                 depth,
             });
