@@ -200,7 +200,7 @@ pub fn divergent_deciders(
         cf.loops()
             .loops
             .iter()
-            .any(|l| l.contains(block) && l.exiting.binary_search(&a).is_ok())
+            .any(|l| l.contains(block) && l.exiting().binary_search(&a).is_ok())
     };
     out.sort_by_key(|&(a, _)| !exits_loop_around(a));
     Some(out)
