@@ -118,22 +118,42 @@ impl<'a> Candidates<'a> {
     /// `opcodes`: those of `body`'s instructions (`DefUse::opcodes`), so
     /// only the calls among the (large) instructions are read.
     pub fn new(body: &crate::ir::Body<'a>, opcodes: &[Opcode]) -> Self {
+        // Instructions by opcode: a counting sort, every buffer at its final
+        // size (growing them, and the map below, cost more than the sort).
         let mut starts = vec![0u32; OPCODES + 1];
-        // (callee group, instruction) of each direct call.
+        for &o in opcodes {
+            starts[o as usize + 1] += 1;
+        }
+        for o in 0..OPCODES {
+            starts[o + 1] += starts[o];
+        }
+        let mut by_opcode = vec![0u32; opcodes.len()];
+        let mut fill = starts.clone();
+        for (i, &o) in opcodes.iter().enumerate() {
+            let f = &mut fill[o as usize];
+            by_opcode[*f as usize] = i as u32;
+            *f += 1;
+        }
+        // Direct calls, grouped by callee in order of first call.
+        let all_calls = &by_opcode
+            [starts[Opcode::Call as usize] as usize..starts[Opcode::Call as usize + 1] as usize];
         let mut group: FxHashMap<&'a str, u32> = FxHashMap::default();
+        group.reserve(all_calls.len());
         let mut callees: Vec<(&'a str, u32)> = Vec::new();
-        let mut direct: Vec<(u32, u32)> = Vec::new();
-        for (i, &opcode) in opcodes.iter().enumerate() {
-            starts[opcode as usize + 1] += 1;
-            if opcode == Opcode::Call
-                && let Some(c) = body.instructions.get(i).and_then(|x| x.callee_name())
+        // (callee group, instruction) of each direct call.
+        let mut direct: Vec<(u32, u32)> = Vec::with_capacity(all_calls.len());
+        for &i in all_calls {
+            if let Some(c) = body
+                .instructions
+                .get(i as usize)
+                .and_then(|x| x.callee_name())
             {
                 let g = *group.entry(c).or_insert_with(|| {
                     callees.push((c, 0));
                     callees.len() as u32 - 1
                 });
                 callees[g as usize].1 += 1;
-                direct.push((g, i as u32));
+                direct.push((g, i));
             }
         }
         // Counts to row starts, then each call into its row, in order.
@@ -147,16 +167,6 @@ impl<'a> Candidates<'a> {
         for (g, i) in direct {
             calls[fill[g as usize] as usize] = i;
             fill[g as usize] += 1;
-        }
-        for o in 0..OPCODES {
-            starts[o + 1] += starts[o];
-        }
-        let mut fill = starts.clone();
-        let mut by_opcode = vec![0u32; opcodes.len()];
-        for (i, &o) in opcodes.iter().enumerate() {
-            let f = &mut fill[o as usize];
-            by_opcode[*f as usize] = i as u32;
-            *f += 1;
         }
         Candidates {
             starts,
