@@ -62,18 +62,19 @@ pub struct DomTree {
 impl DomTree {
     fn from_idom(idom: Vec<Option<usize>>, in_tree: &[bool], joined: Vec<usize>) -> DomTree {
         let n = idom.len();
-        let mut count = vec![0u32; n + 1];
+        // Children by counting sort; each count lands one slot ahead, so
+        // the prefix sums are the row starts without a separate count.
+        let mut child_start = vec![0u32; n + 1];
         let mut roots = Vec::new();
         for b in 0..n {
             match idom[b] {
-                Some(p) => count[p] += 1,
+                Some(p) => child_start[p + 1] += 1,
                 None if in_tree[b] => roots.push(b),
                 None => {}
             }
         }
-        let mut child_start = vec![0u32; n + 1];
         for b in 0..n {
-            child_start[b + 1] = child_start[b] + count[b];
+            child_start[b + 1] += child_start[b];
         }
         let mut fill: Vec<u32> = child_start[..n].to_vec();
         let mut children = vec![0usize; child_start[n] as usize];
@@ -88,7 +89,7 @@ impl DomTree {
         let mut pre = vec![NONE; n];
         let mut last = vec![NONE; n];
         let mut next = 0u32;
-        let mut stack: Vec<(usize, u32)> = Vec::new();
+        let mut stack: Vec<(usize, u32)> = Vec::with_capacity(n);
         for &r in &roots {
             pre[r] = next;
             next += 1;
