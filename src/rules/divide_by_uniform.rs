@@ -24,31 +24,14 @@ pub fn divide_evidence(
         name: "?".into(),
     });
     let bits = ctx.module.types.int_bits(inst.ty).unwrap_or(32);
-    // Built by hand: `json!` serializes each field through serde, which cost
-    // more than the rest of a finding.
-    let mut d = serde_json::Map::new();
-    d.insert("kind".into(), kind_name(origin.kind).into());
-    d.insert("name".into(), origin.name.clone().into());
-    d.insert("class".into(), divisor.class().name().into());
-    let mut e = serde_json::Map::new();
-    e.insert("divisor".into(), d.into());
-    e.insert("opcode".into(), inst.opcode.name().into());
-    e.insert("bits".into(), bits.into());
-    e.insert("vector".into(), ctx.module.types.is_vector(inst.ty).into());
-    e.insert("loop_depth".into(), m.loop_depth.into());
-    let evidence = serde_json::Value::Object(e);
+    let evidence = json!({
+        "divisor": { "kind": origin.kind, "name": origin.name, "class": divisor.class().name() },
+        "opcode": inst.opcode.name(),
+        "bits": bits,
+        "vector": ctx.module.types.is_vector(inst.ty),
+        "loop_depth": m.loop_depth,
+    });
     Some((evidence, origin, bits))
-}
-
-/// An origin kind as its evidence names it (its serde name).
-fn kind_name(kind: OriginKind) -> &'static str {
-    match kind {
-        OriginKind::Argument => "argument",
-        OriginKind::Field => "field",
-        OriginKind::Builtin => "builtin",
-        OriginKind::FunctionConstant => "function_constant",
-        OriginKind::Memory => "memory",
-    }
 }
 
 /// "in a loop" and "i64" notes shared by the divide messages. The 64-bit
@@ -106,24 +89,5 @@ impl RuleHook for DivideByUniform {
             evidence,
             help: None,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::kind_name;
-    use crate::analysis::provenance::OriginKind;
-
-    #[test]
-    fn kind_names_are_the_serde_names() {
-        for k in [
-            OriginKind::Argument,
-            OriginKind::Field,
-            OriginKind::Builtin,
-            OriginKind::FunctionConstant,
-            OriginKind::Memory,
-        ] {
-            assert_eq!(serde_json::to_value(k).unwrap(), kind_name(k));
-        }
     }
 }
