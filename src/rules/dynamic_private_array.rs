@@ -29,9 +29,15 @@ fn constant(v: &Value<'_>) -> bool {
 /// Whether `v` becomes a constant once the pipeline is built and loops with
 /// constant trip counts are unrolled: literals, values computed from function
 /// constants, and counters of such loops combined with them.
-fn unrolls_to_constant<'b, 'a>(ctx: &FunctionContext<'b, 'a>, v: &'b Value<'a>) -> bool {
+/// `stack` is a buffer the caller reuses from one index to the next.
+fn unrolls_to_constant<'b, 'a>(
+    ctx: &FunctionContext<'b, 'a>,
+    v: &'b Value<'a>,
+    stack: &mut Vec<(&'b Value<'a>, u32)>,
+) -> bool {
     // The values stay borrowed from the body: cloning each was most of the cost.
-    let mut stack = vec![(v, 0u32)];
+    stack.clear();
+    stack.push((v, 0u32));
     let mut seen = 0usize;
     while let Some((v, depth)) = stack.pop() {
         seen += 1;
@@ -102,6 +108,7 @@ fn dynamic_access<'b, 'a>(
     alloca: usize,
 ) -> Option<(usize, &'b Value<'a>)> {
     let mut frontier = vec![alloca];
+    let mut stack = Vec::new();
     let mut visits = 0;
     while let Some(cur) = frontier.pop() {
         let result = ctx.body.instructions.get(cur)?.result?;
@@ -121,7 +128,8 @@ fn dynamic_access<'b, 'a>(
                 Opcode::BitCast | Opcode::AddrSpaceCast => frontier.push(u),
                 Opcode::GetElementPtr => {
                     let dynamic = user.operands.iter().skip(1).find(|o| {
-                        matches!(o.value, Value::Local(_)) && !unrolls_to_constant(ctx, &o.value)
+                        matches!(o.value, Value::Local(_))
+                            && !unrolls_to_constant(ctx, &o.value, &mut stack)
                     });
                     match dynamic {
                         Some(o) => return Some((u, &o.value)),
