@@ -252,7 +252,8 @@ fn immediate_dominators<'g>(
         changed = false;
         for i in (0..m - 1).rev() {
             let mut new = UNDEF;
-            for &p in pred(order[i]).into_iter().flatten() {
+            let [first, second] = pred(order[i]);
+            for &p in first.iter().chain(second) {
                 let Some(&pp) = po_num.get(p) else { continue };
                 if pp == UNDEF || doms[pp] == UNDEF {
                     continue;
