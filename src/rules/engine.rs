@@ -3,7 +3,7 @@
 //! step visits a bounded number of users.
 
 use super::FunctionContext;
-use super::pattern::{ChainStep, Match, OperandMatch};
+use super::pattern::{ChainStep, Match, OperandMatch, ScalarSet};
 use crate::analysis::defuse::Def;
 use crate::analysis::divergence::{
     Divergence, Skipping, divergent_deciders, skipping_meets_target,
@@ -280,7 +280,7 @@ pub fn matches_into(
         if !m.int_bits.is_empty() && !int_bits_match(&m.int_bits, ctx, inst) {
             continue;
         }
-        if !m.types.is_empty() && !types_match(&m.types, ctx, inst) {
+        if !m.types.is_empty() && !types_match(m, ctx, inst) {
             continue;
         }
         if !m.allocates.is_empty() && !allocates_match(&m.allocates, ctx, inst) {
@@ -367,7 +367,13 @@ fn name_matches_at(pattern: &str, star: Option<usize>, name: &str) -> bool {
     match star {
         Some(k) => {
             let (pre, post) = (&pattern[..k], &pattern[k + 1..]);
-            name.len() >= pre.len() + post.len() && name.starts_with(pre) && name.ends_with(post)
+            // One byte past the common `air.` first: it rejects most names
+            // before the comparisons proper.
+            let (p, n) = (pre.as_bytes(), name.as_bytes());
+            (p.len() <= 4 || n.get(4) == p.get(4))
+                && name.len() >= pre.len() + post.len()
+                && name.starts_with(pre)
+                && name.ends_with(post)
         }
         None => pattern == name,
     }
@@ -417,10 +423,26 @@ pub fn scalar_is(types: &TypeTable<'_>, ty: TypeId, names: &[String]) -> bool {
     }
 }
 
-/// The result or an operand (a call's callee aside) has one of `names`.
-fn types_match(names: &[String], ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
+/// Whether the scalar of `ty` is in `set`: `scalar_is` on parsed names.
+fn scalar_in(types: &TypeTable<'_>, ty: TypeId, set: &ScalarSet) -> bool {
+    match types.get(types.scalar_of(ty)) {
+        Type::Half => set.half,
+        Type::BFloat => set.bfloat,
+        Type::Float => set.float,
+        Type::Double => set.double,
+        Type::Int(b) => set.ints.contains(b),
+        _ => false,
+    }
+}
+
+/// The result or an operand (a call's callee aside) has one of `m.types`.
+fn types_match(m: &Match, ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
     let types = &ctx.module.types;
-    let is = |ty: TypeId| scalar_is(types, ty, names);
+    let is = |ty: TypeId| match &m.type_set {
+        Some(set) => scalar_in(types, ty, set),
+        // A `Match` not made by `Pattern::parse`.
+        None => scalar_is(types, ty, &m.types),
+    };
     let operands = match inst.opcode {
         Opcode::Call => inst.call_args(),
         _ => &inst.operands,
@@ -781,6 +803,42 @@ mod tests {
                 let want = scalar_name(&t, id).is_some_and(|s| s == *n);
                 assert_eq!(scalar_is(&t, id, std::slice::from_ref(n)), want, "{n}");
             }
+        }
+    }
+
+    #[test]
+    fn scalar_in_agrees_with_scalar_is() {
+        use super::{scalar_in, scalar_is};
+        use crate::ir::{Type, TypeTable};
+        use crate::rules::pattern::ScalarSet;
+        let mut t = TypeTable::new();
+        let names: Vec<String> = [
+            "i8", "i08", "i+8", "i", "i0", "half", "bfloat", "double", "i64", "float", "i1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for ty in [
+            Type::Int(8),
+            Type::Int(64),
+            Type::Int(1),
+            Type::Int(0),
+            Type::Half,
+            Type::BFloat,
+            Type::Double,
+            Type::Float,
+            Type::Void,
+        ] {
+            let id = t.intern(ty);
+            for n in &names {
+                let one = std::slice::from_ref(n);
+                let set = ScalarSet::of(one);
+                assert_eq!(scalar_in(&t, id, &set), scalar_is(&t, id, one), "{n}");
+            }
+            assert_eq!(
+                scalar_in(&t, id, &ScalarSet::of(&names)),
+                scalar_is(&t, id, &names)
+            );
         }
     }
 

@@ -112,6 +112,9 @@ pub struct Match {
     /// Scalar types the result or an operand must have.
     #[serde(default)]
     pub types: Vec<String>,
+    /// `types` parsed once by `Pattern::parse`.
+    #[serde(skip)]
+    pub type_set: Option<ScalarSet>,
     /// Kinds of allocated type (`array`, `struct`) an `alloca` must have.
     #[serde(default)]
     pub allocates: Vec<String>,
@@ -182,6 +185,43 @@ pub struct ChainStep {
     pub dynamic_index: bool,
 }
 
+/// A set of scalar type names (`types`), parsed: matching a type then asks
+/// no string comparison.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScalarSet {
+    pub half: bool,
+    pub bfloat: bool,
+    pub float: bool,
+    pub double: bool,
+    /// Widths of the `iN` names written canonically (digits without a sign or
+    /// leading zeros); another spelling names no type.
+    pub ints: Vec<u32>,
+}
+
+impl ScalarSet {
+    pub fn of(names: &[String]) -> ScalarSet {
+        let mut set = ScalarSet::default();
+        for n in names {
+            match n.as_str() {
+                "half" => set.half = true,
+                "bfloat" => set.bfloat = true,
+                "float" => set.float = true,
+                "double" => set.double = true,
+                _ => {
+                    if let Some(d) = n.strip_prefix('i') {
+                        let canonical =
+                            !d.starts_with('+') && (d.len() == 1 || !d.starts_with('0'));
+                        if let (true, Ok(b)) = (canonical, d.parse::<u32>()) {
+                            set.ints.push(b);
+                        }
+                    }
+                }
+            }
+        }
+        set
+    }
+}
+
 /// Named families of constants a pattern can ask for.
 pub const FAMILIES: &[&str] = &["fused-shift"];
 
@@ -242,6 +282,7 @@ impl Pattern {
                 .collect()
         };
         p.matcher.call_stars = p.matcher.calls.iter().map(|c| c.find('*')).collect();
+        p.matcher.type_set = Some(ScalarSet::of(&p.matcher.types));
         for c in &mut p.matcher.chain {
             c.through_set = opcodes(&c.through);
             c.to_set = opcodes(&c.to);
