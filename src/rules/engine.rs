@@ -114,6 +114,24 @@ pub struct Candidates<'a> {
 
 const OPCODES: usize = Opcode::Other as usize + 1;
 
+thread_local! {
+    /// `Scratch`, kept from one function to the next on each thread:
+    /// allocating and growing its buffers for every function cost more than
+    /// filling them.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+impl Scratch {
+    /// The thread's buffers (the caller hands them back with `put_back`).
+    pub fn take() -> Scratch {
+        SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()))
+    }
+
+    pub fn put_back(self) {
+        SCRATCH.with(|s| *s.borrow_mut() = self);
+    }
+}
+
 impl<'a> Candidates<'a> {
     /// `opcodes`: those of `body`'s instructions (`DefUse::opcodes`), so
     /// only the calls among the (large) instructions are read.
@@ -242,6 +260,8 @@ impl<'a> Candidates<'a> {
 /// Buffers `matches` reuses from one rule and function to the next.
 #[derive(Default)]
 pub struct Scratch {
+    /// For the caller: the matches of one rule.
+    pub matched: Vec<Matched>,
     candidates: Vec<u32>,
     marks: Vec<u64>,
     frontier: Vec<(usize, usize)>,

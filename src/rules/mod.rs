@@ -362,8 +362,8 @@ pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut
 
 fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
     let index = engine::Candidates::new(ctx.body, ctx.du.opcodes());
-    let mut scratch = engine::Scratch::default();
-    let mut matched = Vec::new();
+    let mut scratch = engine::Scratch::take();
+    let mut matched = std::mem::take(&mut scratch.matched);
     for rule in &rules.rules {
         engine::matches_into(
             &rule.pattern.matcher,
@@ -413,4 +413,6 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
             });
         }
     }
+    scratch.matched = matched;
+    scratch.put_back();
 }
