@@ -126,14 +126,15 @@ impl Loops {
         let mut innermost = vec![NO_LOOP; n];
         // mark[b] == loop index + 1: b is in the loop being built.
         let mut mark = vec![0u32; n];
-        let mut stack: Vec<usize> = Vec::new();
         // Each loop's lists are gathered in these buffers, reused from loop
-        // to loop, and copied out together at their final size: growing four
-        // vectors per loop was most of the cost.
+        // to loop and sized once for the largest, and copied out together at
+        // their final size: growing four vectors per loop was most of the
+        // cost.
+        let mut stack: Vec<usize> = Vec::with_capacity(n);
         let mut latches: Vec<usize> = Vec::new();
-        let mut blocks: Vec<usize> = Vec::new();
+        let mut blocks: Vec<usize> = Vec::with_capacity(n);
         let mut exits: Vec<usize> = Vec::new();
-        let mut exiting: Vec<usize> = Vec::new();
+        let mut exiting: Vec<usize> = Vec::with_capacity(n);
         // Headers in reverse postorder: a loop's enclosing loops have headers
         // that dominate its header, so they are already built and
         // `innermost[header]` names its parent.
