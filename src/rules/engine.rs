@@ -102,8 +102,9 @@ impl DivergenceCheck {
 /// once so that each rule visits only its candidates instead of every
 /// instruction.
 pub struct Candidates<'a> {
-    /// Instructions of opcode `o` are `by_opcode[starts[o]..starts[o + 1]]`.
-    starts: Vec<u32>,
+    /// Instructions of opcode `o` are `by_opcode[starts[o]..starts[o + 1]]`
+    /// (an array: two fewer allocations per function).
+    starts: [u32; OPCODES + 1],
     by_opcode: Vec<u32>,
     /// Each distinct direct callee, with its calls:
     /// `calls[callees[k].1..callees[k + 1].1]` (a last entry closes the rows),
@@ -138,7 +139,7 @@ impl<'a> Candidates<'a> {
     pub fn new(body: &crate::ir::Body<'a>, opcodes: &[Opcode]) -> Self {
         // Instructions by opcode: a counting sort, every buffer at its final
         // size (growing them, and the map below, cost more than the sort).
-        let mut starts = vec![0u32; OPCODES + 1];
+        let mut starts = [0u32; OPCODES + 1];
         for &o in opcodes {
             starts[o as usize + 1] += 1;
         }
@@ -146,7 +147,7 @@ impl<'a> Candidates<'a> {
             starts[o + 1] += starts[o];
         }
         let mut by_opcode = vec![0u32; opcodes.len()];
-        let mut fill = starts.clone();
+        let mut fill = starts;
         for (i, &o) in opcodes.iter().enumerate() {
             let f = &mut fill[o as usize];
             by_opcode[*f as usize] = i as u32;
