@@ -283,8 +283,9 @@ pub(crate) fn to_u32(x: usize) -> u32 {
 /// table by number, the rest in a hash map. Labels match as written, so
 /// `007` is not `7` (it goes to the map).
 struct LabelIndex<'a> {
-    /// Block + 1 for each numbered label, 0 for none.
-    numbered: Vec<usize>,
+    /// Block + 1 for each numbered label, 0 for none (u32: the table has
+    /// a slot per value of the function, and is zeroed for each).
+    numbered: Vec<u32>,
     named: FxHashMap<&'a str, usize>,
 }
 
@@ -317,7 +318,7 @@ impl<'a> LabelIndex<'a> {
             if *slot != 0 {
                 return false;
             }
-            *slot = block + 1;
+            *slot = to_u32(block + 1);
             return true;
         }
         match self.named.entry(label) {
@@ -333,7 +334,7 @@ impl<'a> LabelIndex<'a> {
         if let Some(k) = Self::number(label)
             && let Some(&slot) = self.numbered.get(k)
         {
-            return slot.checked_sub(1);
+            return (slot as usize).checked_sub(1);
         }
         self.named.get(label).copied()
     }

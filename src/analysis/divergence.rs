@@ -62,11 +62,11 @@ impl Divergence {
         let mut cause = vec![0u32; n];
         let mut queue = VecDeque::new();
         // Seeds first, so a block a divergent branch decides directly is
-        // attributed to that branch rather than to one further out.
+        // attributed to that branch rather than to one further out. Control
+        // dependence (post-dominators first) is built only once a seed is
+        // found: most functions have no thread-varying branch toward a
+        // target. (A block that decides nothing has an empty row below.)
         for a in 0..n {
-            if cf.control_deps().decided_by(a).is_empty() {
-                continue;
-            }
             let onward = cf
                 .cfg
                 .succs(a)
@@ -200,7 +200,7 @@ pub fn divergent_deciders(
         cf.loops()
             .loops
             .iter()
-            .any(|l| l.contains(block) && l.exiting.binary_search(&a).is_ok())
+            .any(|l| l.contains(block) && l.exiting().binary_search(&a).is_ok())
     };
     out.sort_by_key(|&(a, _)| !exits_loop_around(a));
     Some(out)

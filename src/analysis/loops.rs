@@ -23,16 +23,11 @@ use super::dominance::DomTree;
 pub struct Loop {
     /// The block every iteration starts at; it dominates the whole loop.
     pub header: usize,
-    /// All blocks of the loop, the header and inner loops included; ascending.
-    pub blocks: Vec<usize>,
-    /// Blocks with a back edge to the header; ascending.
-    pub latches: Vec<usize>,
-    /// Blocks outside the loop that an edge from inside leads to (LLVM's
-    /// "exit blocks"); ascending. Empty for a loop that never ends.
-    pub exits: Vec<usize>,
-    /// Blocks inside the loop with an edge to an exit (LLVM's "exiting
-    /// blocks"); ascending.
-    pub exiting: Vec<usize>,
+    /// `blocks`, `latches`, `exits` and `exiting` one after the other, in one
+    /// allocation rather than four per loop; `ends` marks where the first
+    /// three end.
+    lists: Box<[usize]>,
+    ends: [u32; 3],
     /// The innermost loop containing this one, an index into `Loops::loops`
     /// (always smaller than this loop's index).
     pub parent: Option<usize>,
@@ -41,9 +36,63 @@ pub struct Loop {
 }
 
 impl Loop {
+    fn new(
+        header: usize,
+        [blocks, latches, exits, exiting]: [&[usize]; 4],
+        parent: Option<usize>,
+        depth: u32,
+    ) -> Loop {
+        let mut lists =
+            Vec::with_capacity(blocks.len() + latches.len() + exits.len() + exiting.len());
+        let mut ends = [0u32; 3];
+        for (end, list) in ends.iter_mut().zip([blocks, latches, exits]) {
+            lists.extend_from_slice(list);
+            *end = to_u32(lists.len());
+        }
+        lists.extend_from_slice(exiting);
+        Loop {
+            header,
+            lists: lists.into_boxed_slice(),
+            ends,
+            parent,
+            depth,
+        }
+    }
+
+    fn list(&self, k: usize) -> &[usize] {
+        let start = match k {
+            0 => 0,
+            _ => self.ends[k - 1] as usize,
+        };
+        let end = self.ends.get(k).map_or(self.lists.len(), |&e| e as usize);
+        &self.lists[start..end]
+    }
+
+    /// All blocks of the loop, the header and inner loops included; ascending.
+    pub fn blocks(&self) -> &[usize] {
+        self.list(0)
+    }
+
+    /// Blocks with a back edge to the header; ascending.
+    pub fn latches(&self) -> &[usize] {
+        self.list(1)
+    }
+
+    /// Blocks outside the loop that an edge from inside leads to (LLVM's
+    /// "exit blocks"); ascending. Empty for a loop that never ends.
+    pub fn exits(&self) -> &[usize] {
+        self.list(2)
+    }
+
+    /// Blocks inside the loop with an edge to an exit (LLVM's "exiting
+    /// blocks"); ascending.
+    pub fn exiting(&self) -> &[usize] {
+        self.list(3)
+    }
+
     /// Whether `block` is in this loop. O(log size).
     pub fn contains(&self, block: usize) -> bool {
-        self.blocks.binary_search(&block).is_ok()
+        self.blocks().binary_search(&block).is_ok()
     }
 }
 
@@ -77,12 +126,20 @@ impl Loops {
         let mut innermost = vec![NO_LOOP; n];
         // mark[b] == loop index + 1: b is in the loop being built.
         let mut mark = vec![0u32; n];
-        let mut stack: Vec<usize> = Vec::new();
+        // Each loop's lists are gathered in these buffers, reused from loop
+        // to loop and sized once for the largest, and copied out together at
+        // their final size: growing four vectors per loop was most of the
+        // cost.
+        let mut stack: Vec<usize> = Vec::with_capacity(n);
+        let mut latches: Vec<usize> = Vec::new();
+        let mut blocks: Vec<usize> = Vec::with_capacity(n);
+        let mut exits: Vec<usize> = Vec::new();
+        let mut exiting: Vec<usize> = Vec::with_capacity(n);
         // Headers in reverse postorder: a loop's enclosing loops have headers
         // that dominate its header, so they are already built and
         // `innermost[header]` names its parent.
         for &h in rpo {
-            let mut latches: Vec<usize> = Vec::new();
+            latches.clear();
             for &a in cfg.preds(h) {
                 if pos[a] == usize::MAX || pos[a] < pos[h] {
                     continue;
@@ -99,7 +156,8 @@ impl Loops {
             let id = loops.len();
             let stamp = to_u32(id + 1);
             mark[h] = stamp;
-            let mut blocks = vec![h];
+            blocks.clear();
+            blocks.push(h);
             for &l in &latches {
                 if mark[l] != stamp {
                     mark[l] = stamp;
@@ -118,8 +176,8 @@ impl Loops {
                 }
             }
             blocks.sort_unstable();
-            let mut exits = Vec::new();
-            let mut exiting = Vec::new();
+            exits.clear();
+            exiting.clear();
             for &b in &blocks {
                 let before = exits.len();
                 exits.extend(cfg.succs(b).iter().copied().filter(|&s| mark[s] != stamp));
@@ -138,15 +196,12 @@ impl Loops {
                 innermost[b] = to_u32(id);
             }
             latches.sort_unstable();
-            loops.push(Loop {
-                header: h,
-                blocks,
-                latches,
-                exits,
-                exiting,
+            loops.push(Loop::new(
+                h,
+                [&blocks, &latches, &exits, &exiting],
                 parent,
                 depth,
-            });
+            ));
         }
         let depth = innermost
             .iter()
@@ -217,15 +272,7 @@ exit:
         let l = f.loops();
         assert_eq!(
             l.loops,
-            vec![Loop {
-                header: 1,
-                blocks: vec![1, 2],
-                latches: vec![2],
-                exits: vec![3],
-                exiting: vec![1],
-                parent: None,
-                depth: 1,
-            }]
+            vec![Loop::new(1, [&[1, 2], &[2], &[3], &[1]], None, 1)]
         );
         assert_eq!(depths(l, 4), vec![0, 1, 1, 0]);
         assert_eq!(l.innermost(2), Some(0));
@@ -257,17 +304,17 @@ exit:
         assert_eq!(l.loops.len(), 2);
         let (o, i) = (&l.loops[0], &l.loops[1]);
         assert_eq!(
-            (o.header, &o.blocks, &o.latches),
-            (1, &vec![1, 2, 3], &vec![3])
+            (o.header, o.blocks(), o.latches()),
+            (1, &[1, 2, 3][..], &[3][..])
         );
         assert_eq!(
-            (&o.exits, &o.exiting, o.parent, o.depth),
-            (&vec![4], &vec![3], None, 1)
+            (o.exits(), o.exiting(), o.parent, o.depth),
+            (&[4][..], &[3][..], None, 1)
         );
-        assert_eq!((i.header, &i.blocks, &i.latches), (2, &vec![2], &vec![2]));
+        assert_eq!((i.header, i.blocks(), i.latches()), (2, &[2][..], &[2][..]));
         assert_eq!(
-            (&i.exits, &i.exiting, i.parent, i.depth),
-            (&vec![3], &vec![2], Some(0), 2)
+            (i.exits(), i.exiting(), i.parent, i.depth),
+            (&[3][..], &[2][..], Some(0), 2)
         );
         assert_eq!(depths(l, 5), vec![0, 1, 2, 1, 0]);
         assert_eq!(l.innermost(2), Some(1));
@@ -303,15 +350,7 @@ exit:
         let l = f.loops();
         assert_eq!(
             l.loops,
-            vec![Loop {
-                header: 1,
-                blocks: vec![1, 2, 3],
-                latches: vec![2, 3],
-                exits: vec![4],
-                exiting: vec![2],
-                parent: None,
-                depth: 1,
-            }]
+            vec![Loop::new(1, [&[1, 2, 3], &[2, 3], &[4], &[2]], None, 1)]
         );
         assert_eq!(depths(l, 5), vec![0, 1, 1, 1, 0]);
         assert_eq!(f.postdom().idom(1), Some(2));
@@ -334,9 +373,9 @@ spin:
         );
         let l = f.loops();
         assert_eq!(l.loops.len(), 1);
-        assert_eq!(l.loops[0].blocks, vec![1]);
-        assert_eq!(l.loops[0].latches, vec![1]);
-        assert!(l.loops[0].exits.is_empty());
+        assert_eq!(l.loops[0].blocks(), &[1]);
+        assert_eq!(l.loops[0].latches(), &[1]);
+        assert!(l.loops[0].exits().is_empty());
         assert_eq!(depths(l, 2), vec![0, 1]);
         assert_eq!(f.postdom().joined_to_exit(), &[1]);
         assert_eq!(f.postdom().idom(0), Some(1));
@@ -400,7 +439,7 @@ exit:
 ",
         );
         assert_eq!(f.loops().loops.len(), 1);
-        assert_eq!(f.loops().loops[0].blocks, vec![1]);
+        assert_eq!(f.loops().loops[0].blocks(), &[1]);
         assert_eq!(f.loops().depth(2), 0);
     }
 
@@ -505,15 +544,7 @@ h:
                 }
                 exits.sort();
                 exits.dedup();
-                want.push(Loop {
-                    header: h,
-                    blocks,
-                    latches,
-                    exits,
-                    exiting,
-                    parent: None,
-                    depth: 0,
-                });
+                want.push(Loop::new(h, [&blocks, &latches, &exits, &exiting], None, 0));
             }
             let mut got = f.loops().loops.clone();
             // Nesting: the parent is the smallest other loop containing the
@@ -522,12 +553,15 @@ h:
                 let around: Vec<usize> = (0..got.len())
                     .filter(|&j| j != i && got[j].contains(l.header))
                     .collect();
-                let parent = around.iter().copied().min_by_key(|&j| got[j].blocks.len());
+                let parent = around
+                    .iter()
+                    .copied()
+                    .min_by_key(|&j| got[j].blocks().len());
                 assert_eq!(l.parent, parent, "round {round}\n{text}");
                 assert_eq!(l.depth as usize, around.len() + 1);
                 if let Some(p) = parent {
                     assert!(p < i);
-                    assert!(l.blocks.iter().all(|&b| got[p].contains(b)));
+                    assert!(l.blocks().iter().all(|&b| got[p].contains(b)));
                 }
             }
             for b in 0..n {
@@ -539,7 +573,7 @@ h:
                 );
                 let innermost = (0..got.len())
                     .filter(|&j| got[j].contains(b))
-                    .min_by_key(|&j| got[j].blocks.len());
+                    .min_by_key(|&j| got[j].blocks().len());
                 assert_eq!(f.loops().innermost(b), innermost);
             }
             for l in &mut got {

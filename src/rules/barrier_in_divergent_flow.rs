@@ -81,7 +81,7 @@ impl RuleHook for BarrierInDivergentFlow {
             .loops()
             .loops
             .iter()
-            .any(|l| l.contains(block) && l.exiting.binary_search(&divergent.block).is_ok());
+            .any(|l| l.contains(block) && l.exiting().binary_search(&divergent.block).is_ok());
         let (kind, group) = if simdgroup {
             ("simdgroup_barrier", "SIMD-group")
         } else {

@@ -16,7 +16,9 @@ pub fn divide_evidence(
     m: &Matched,
 ) -> Option<(serde_json::Value, Origin, u32)> {
     let inst = ctx.body.instructions.get(m.inst)?;
-    let divisor = ctx.prov.value(ctx.du, &inst.operands.get(1)?.value);
+    inst.operands.get(1)?;
+    // By position: the same as `value` of the operand, without a name lookup.
+    let divisor = ctx.prov.operand(ctx.body, ctx.du, m.inst, 1);
     let origin = divisor.main_origin().unwrap_or(Origin {
         kind: OriginKind::Argument,
         name: "?".into(),

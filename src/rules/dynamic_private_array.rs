@@ -29,18 +29,25 @@ fn constant(v: &Value<'_>) -> bool {
 /// Whether `v` becomes a constant once the pipeline is built and loops with
 /// constant trip counts are unrolled: literals, values computed from function
 /// constants, and counters of such loops combined with them.
-fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
-    let mut stack = vec![(v.clone(), 0u32)];
+/// `stack` is a buffer the caller reuses from one index to the next.
+fn unrolls_to_constant<'b, 'a>(
+    ctx: &FunctionContext<'b, 'a>,
+    v: &'b Value<'a>,
+    stack: &mut Vec<(&'b Value<'a>, u32)>,
+) -> bool {
+    // The values stay borrowed from the body: cloning each was most of the cost.
+    stack.clear();
+    stack.push((v, 0u32));
     let mut seen = 0usize;
     while let Some((v, depth)) = stack.pop() {
         seen += 1;
         if depth > 16 || seen > 64 {
             return false;
         }
-        if constant(&v) {
+        if constant(v) {
             continue;
         }
-        let Some(Def::Inst(d)) = ctx.du.def_of(&v) else {
+        let Some(Def::Inst(d)) = ctx.du.def_of(v) else {
             return false;
         };
         let Some(inst) = ctx.body.instructions.get(d) else {
@@ -54,7 +61,7 @@ fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
         match inst.opcode {
             Opcode::ZExt | Opcode::SExt | Opcode::Trunc => {
                 if let Some(o) = inst.operands.first() {
-                    stack.push((o.value.clone(), depth + 1));
+                    stack.push((&o.value, depth + 1));
                 }
             }
             Opcode::Add
@@ -66,7 +73,7 @@ fn unrolls_to_constant(ctx: &FunctionContext<'_, '_>, v: &Value<'_>) -> bool {
             | Opcode::LShr
             | Opcode::AShr => {
                 for o in &inst.operands {
-                    stack.push((o.value.clone(), depth + 1));
+                    stack.push((&o.value, depth + 1));
                 }
             }
             Opcode::Phi => {
@@ -101,6 +108,7 @@ fn dynamic_access<'b, 'a>(
     alloca: usize,
 ) -> Option<(usize, &'b Value<'a>)> {
     let mut frontier = vec![alloca];
+    let mut stack = Vec::new();
     let mut visits = 0;
     while let Some(cur) = frontier.pop() {
         let result = ctx.body.instructions.get(cur)?.result?;
@@ -120,7 +128,8 @@ fn dynamic_access<'b, 'a>(
                 Opcode::BitCast | Opcode::AddrSpaceCast => frontier.push(u),
                 Opcode::GetElementPtr => {
                     let dynamic = user.operands.iter().skip(1).find(|o| {
-                        matches!(o.value, Value::Local(_)) && !unrolls_to_constant(ctx, &o.value)
+                        matches!(o.value, Value::Local(_))
+                            && !unrolls_to_constant(ctx, &o.value, &mut stack)
                     });
                     match dynamic {
                         Some(o) => return Some((u, &o.value)),

@@ -3,12 +3,11 @@
 //! step visits a bounded number of users.
 
 use super::FunctionContext;
-use super::pattern::{ChainStep, Match, OperandMatch};
+use super::pattern::{ChainStep, Match, OperandMatch, ScalarSet};
 use crate::analysis::defuse::Def;
 use crate::analysis::divergence::{
     Divergence, Skipping, divergent_deciders, skipping_meets_target,
 };
-use crate::analysis::provenance::Class;
 use crate::ir::{Instruction, Opcode, Type, TypeId, TypeTable, Value};
 use rustc_hash::FxHashMap;
 
@@ -103,8 +102,9 @@ impl DivergenceCheck {
 /// once so that each rule visits only its candidates instead of every
 /// instruction.
 pub struct Candidates<'a> {
-    /// Instructions of opcode `o` are `by_opcode[starts[o]..starts[o + 1]]`.
-    starts: Vec<u32>,
+    /// Instructions of opcode `o` are `by_opcode[starts[o]..starts[o + 1]]`
+    /// (an array: two fewer allocations per function).
+    starts: [u32; OPCODES + 1],
     by_opcode: Vec<u32>,
     /// Each distinct direct callee, with its calls:
     /// `calls[callees[k].1..callees[k + 1].1]` (a last entry closes the rows),
@@ -115,26 +115,64 @@ pub struct Candidates<'a> {
 
 const OPCODES: usize = Opcode::Other as usize + 1;
 
+thread_local! {
+    /// `Scratch`, kept from one function to the next on each thread:
+    /// allocating and growing its buffers for every function cost more than
+    /// filling them.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+impl Scratch {
+    /// The thread's buffers (the caller hands them back with `put_back`).
+    pub fn take() -> Scratch {
+        SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()))
+    }
+
+    pub fn put_back(self) {
+        SCRATCH.with(|s| *s.borrow_mut() = self);
+    }
+}
+
 impl<'a> Candidates<'a> {
     /// `opcodes`: those of `body`'s instructions (`DefUse::opcodes`), so
     /// only the calls among the (large) instructions are read.
     pub fn new(body: &crate::ir::Body<'a>, opcodes: &[Opcode]) -> Self {
-        let mut starts = vec![0u32; OPCODES + 1];
-        // (callee group, instruction) of each direct call.
+        // Instructions by opcode: a counting sort, every buffer at its final
+        // size (growing them, and the map below, cost more than the sort).
+        let mut starts = [0u32; OPCODES + 1];
+        for &o in opcodes {
+            starts[o as usize + 1] += 1;
+        }
+        for o in 0..OPCODES {
+            starts[o + 1] += starts[o];
+        }
+        let mut by_opcode = vec![0u32; opcodes.len()];
+        let mut fill = starts;
+        for (i, &o) in opcodes.iter().enumerate() {
+            let f = &mut fill[o as usize];
+            by_opcode[*f as usize] = i as u32;
+            *f += 1;
+        }
+        // Direct calls, grouped by callee in order of first call.
+        let all_calls = &by_opcode
+            [starts[Opcode::Call as usize] as usize..starts[Opcode::Call as usize + 1] as usize];
         let mut group: FxHashMap<&'a str, u32> = FxHashMap::default();
+        group.reserve(all_calls.len());
         let mut callees: Vec<(&'a str, u32)> = Vec::new();
-        let mut direct: Vec<(u32, u32)> = Vec::new();
-        for (i, &opcode) in opcodes.iter().enumerate() {
-            starts[opcode as usize + 1] += 1;
-            if opcode == Opcode::Call
-                && let Some(c) = body.instructions.get(i).and_then(|x| x.callee_name())
+        // (callee group, instruction) of each direct call.
+        let mut direct: Vec<(u32, u32)> = Vec::with_capacity(all_calls.len());
+        for &i in all_calls {
+            if let Some(c) = body
+                .instructions
+                .get(i as usize)
+                .and_then(|x| x.callee_name())
             {
                 let g = *group.entry(c).or_insert_with(|| {
                     callees.push((c, 0));
                     callees.len() as u32 - 1
                 });
                 callees[g as usize].1 += 1;
-                direct.push((g, i as u32));
+                direct.push((g, i));
             }
         }
         // Counts to row starts, then each call into its row, in order.
@@ -148,16 +186,6 @@ impl<'a> Candidates<'a> {
         for (g, i) in direct {
             calls[fill[g as usize] as usize] = i;
             fill[g as usize] += 1;
-        }
-        for o in 0..OPCODES {
-            starts[o + 1] += starts[o];
-        }
-        let mut fill = starts.clone();
-        let mut by_opcode = vec![0u32; opcodes.len()];
-        for (i, &o) in opcodes.iter().enumerate() {
-            let f = &mut fill[o as usize];
-            by_opcode[*f as usize] = i as u32;
-            *f += 1;
         }
         Candidates {
             starts,
@@ -173,7 +201,13 @@ impl<'a> Candidates<'a> {
     }
 
     /// The instructions `m`'s opcodes or calls name, in order.
-    fn for_match(&self, m: &Match, body: &crate::ir::Body<'_>, out: &mut Vec<u32>) {
+    fn for_match(
+        &self,
+        m: &Match,
+        body: &crate::ir::Body<'_>,
+        out: &mut Vec<u32>,
+        marks: &mut Vec<u64>,
+    ) {
         out.clear();
         if m.opcode_set.len() != m.opcodes.len() {
             out.extend(
@@ -197,26 +231,65 @@ impl<'a> Candidates<'a> {
         if !m.calls.is_empty() {
             for w in self.callees.windows(2) {
                 let ((name, a), (_, b)) = (w[0], w[1]);
-                if m.calls.iter().any(|x| name_matches(x, name)) {
+                if calls_match(m, name) {
                     lists += 1;
                     out.extend_from_slice(&self.calls[a as usize..b as usize]);
                 }
             }
         }
         if lists > 1 {
-            out.sort_unstable();
-            out.dedup();
+            // Sorted and deduplicated through a bit per instruction: linear,
+            // where a sort of the lists cost more than the rest together.
+            marks.clear();
+            let words = out.iter().max().map_or(0, |&i| i as usize / 64 + 1);
+            marks.resize(words, 0);
+            for &i in out.iter() {
+                marks[i as usize / 64] |= 1 << (i % 64);
+            }
+            out.clear();
+            for (w, &word) in marks.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    out.push((w * 64) as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
         }
     }
 }
 
+/// Buffers `matches` reuses from one rule and function to the next.
+#[derive(Default)]
+pub struct Scratch {
+    /// For the caller: the matches of one rule.
+    pub matched: Vec<Matched>,
+    candidates: Vec<u32>,
+    marks: Vec<u64>,
+    frontier: Vec<(usize, usize)>,
+    /// The ends of the chain step at each depth.
+    ends: Vec<Vec<usize>>,
+}
+
 pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>) -> Vec<Matched> {
     let mut out = Vec::new();
+    matches_into(m, ctx, index, &mut Scratch::default(), &mut out);
+    out
+}
+
+/// `matches`, appending to `out` (cleared first) with reused buffers.
+pub fn matches_into(
+    m: &Match,
+    ctx: &FunctionContext<'_, '_>,
+    index: &Candidates<'_>,
+    scratch: &mut Scratch,
+    out: &mut Vec<Matched>,
+) {
+    out.clear();
     if m.fast_math.is_some_and(|want| want != ctx.air.fast_math()) {
-        return out;
+        return;
     }
-    let mut candidates = Vec::new();
-    index.for_match(m, ctx.body, &mut candidates);
+    let mut candidates = std::mem::take(&mut scratch.candidates);
+    index.for_match(m, ctx.body, &mut candidates, &mut scratch.marks);
     // Computed only for the patterns that ask, once per function, and only
     // when the function holds a candidate (most hold no barrier).
     let mut divergence: Option<DivergenceCheck> = None;
@@ -228,7 +301,7 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
         if !m.int_bits.is_empty() && !int_bits_match(&m.int_bits, ctx, inst) {
             continue;
         }
-        if !m.types.is_empty() && !types_match(&m.types, ctx, inst) {
+        if !m.types.is_empty() && !types_match(m, ctx, inst) {
             continue;
         }
         if !m.allocates.is_empty() && !allocates_match(&m.allocates, ctx, inst) {
@@ -240,50 +313,60 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
             continue;
         }
         let block = ctx.du.block_of(i);
-        // Control dependence and loops are built on first use: ask only when
-        // the pattern filters on them, or (loops) the match survives every
-        // other filter. The checks are pure, and the divergence budget below
-        // sees the same candidates in the same order either way. A hook that
-        // wants to know whether a match is conditional asks
-        // `ctx.cf.control_deps()`; filling a field for every match made
-        // post-dominators of most functions for nothing.
+        // Every check is pure, so their order changes no result, only the
+        // work: the cheap ones on the instruction come first, the ones that
+        // build an analysis (control dependence, loops, users for a chain)
+        // last. A hook that wants to know whether a match is conditional
+        // asks `ctx.cf.control_deps()`; filling a field for every match made
+        // post-dominators of most functions for nothing. The divergence
+        // check alone has a budget per function: it must see the same
+        // candidates in the same order, those that pass the checks above
+        // and `in_conditional`, so for its patterns `in_conditional` stays
+        // in front of it.
         let conditional = || ctx.cf.control_deps().is_conditional(block);
-        let loop_depth = || ctx.cf.loops().depth(block);
-        if m.in_conditional.is_some_and(|want| want != conditional()) {
+        let mut divergent_branch = None;
+        if let Some(want) = m.in_divergent_block {
+            if m.in_conditional.is_some_and(|want| want != conditional()) {
+                continue;
+            }
+            divergent_branch = divergence
+                .get_or_insert_with(|| DivergenceCheck::new(&candidates, ctx))
+                .check(ctx, block);
+            if want != divergent_branch.is_some() {
+                continue;
+            }
+        }
+        if !m.operand.iter().all(|o| operand_matches(o, ctx, i, inst)) {
             continue;
         }
-        let divergent_branch = match m.in_divergent_block {
-            Some(_) => divergence
-                .get_or_insert_with(|| DivergenceCheck::new(&candidates, ctx))
-                .check(ctx, block),
-            None => None,
-        };
-        if m.in_divergent_block
-            .is_some_and(|want| want != divergent_branch.is_some())
+        if m.in_divergent_block.is_none()
+            && m.in_conditional.is_some_and(|want| want != conditional())
         {
             continue;
         }
-        if m.in_loop.is_some_and(|want| want != (loop_depth() > 0)) {
-            continue;
-        }
-        if !m.operand.iter().all(|o| operand_matches(o, ctx, inst)) {
-            continue;
-        }
-        let Some(chain) = chain_from(ctx, i, &m.chain) else {
+        let Some(chain) = chain_from(ctx, i, &m.chain, scratch) else {
             continue;
         };
-        let matched = Matched {
+        let mut matched = Matched {
             inst: i,
             chain,
-            loop_depth: loop_depth(),
+            loop_depth: 0,
             divergent_branch,
         };
         if !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
             continue;
         }
+        // Loops are built on first use: only for a match that survives
+        // every other filter.
+        matched.loop_depth = ctx.cf.loops().depth(block);
+        if m.in_loop
+            .is_some_and(|want| want != (matched.loop_depth > 0))
+        {
+            continue;
+        }
         out.push(matched);
     }
-    out
+    scratch.candidates = candidates;
 }
 
 fn opcode_matches(m: &Match, inst: &Instruction<'_>) -> bool {
@@ -291,21 +374,42 @@ fn opcode_matches(m: &Match, inst: &Instruction<'_>) -> bool {
         m.opcode_set.contains(&inst.opcode)
     } else {
         m.opcodes.iter().any(|o| o == inst.opcode.name())
-    }) || (inst.opcode == Opcode::Call
-        && inst
-            .callee_name()
-            .is_some_and(|c| m.calls.iter().any(|x| name_matches(x, c))))
+    }) || (inst.opcode == Opcode::Call && inst.callee_name().is_some_and(|c| calls_match(m, c)))
 }
 
 /// A `calls` entry against a callee name: exact, or with one `*` standing
 /// for any text.
 pub fn name_matches(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        Some((pre, post)) => {
-            name.len() >= pre.len() + post.len() && name.starts_with(pre) && name.ends_with(post)
+    name_matches_at(pattern, pattern.find('*'), name)
+}
+
+/// `name_matches` with the position of the pattern's `*` known.
+fn name_matches_at(pattern: &str, star: Option<usize>, name: &str) -> bool {
+    match star {
+        Some(k) => {
+            let (pre, post) = (&pattern[..k], &pattern[k + 1..]);
+            // One byte past the common `air.` first: it rejects most names
+            // before the comparisons proper.
+            let (p, n) = (pre.as_bytes(), name.as_bytes());
+            (p.len() <= 4 || n.get(4) == p.get(4))
+                && name.len() >= pre.len() + post.len()
+                && name.starts_with(pre)
+                && name.ends_with(post)
         }
         None => pattern == name,
     }
+}
+
+/// Whether `name` is one of `m.calls`.
+fn calls_match(m: &Match, name: &str) -> bool {
+    if m.call_stars.len() != m.calls.len() {
+        // A `Match` not made by `Pattern::parse`.
+        return m.calls.iter().any(|x| name_matches(x, name));
+    }
+    m.calls
+        .iter()
+        .zip(&m.call_stars)
+        .any(|(x, &star)| name_matches_at(x, star, name))
 }
 
 /// The name `types` uses for a scalar type (the element of a vector).
@@ -340,10 +444,26 @@ pub fn scalar_is(types: &TypeTable<'_>, ty: TypeId, names: &[String]) -> bool {
     }
 }
 
-/// The result or an operand (a call's callee aside) has one of `names`.
-fn types_match(names: &[String], ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
+/// Whether the scalar of `ty` is in `set`: `scalar_is` on parsed names.
+fn scalar_in(types: &TypeTable<'_>, ty: TypeId, set: &ScalarSet) -> bool {
+    match types.get(types.scalar_of(ty)) {
+        Type::Half => set.half,
+        Type::BFloat => set.bfloat,
+        Type::Float => set.float,
+        Type::Double => set.double,
+        Type::Int(b) => set.ints.contains(b),
+        _ => false,
+    }
+}
+
+/// The result or an operand (a call's callee aside) has one of `m.types`.
+fn types_match(m: &Match, ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
     let types = &ctx.module.types;
-    let is = |ty: TypeId| scalar_is(types, ty, names);
+    let is = |ty: TypeId| match &m.type_set {
+        Some(set) => scalar_in(types, ty, set),
+        // A `Match` not made by `Pattern::parse`.
+        None => scalar_is(types, ty, &m.types),
+    };
     let operands = match inst.opcode {
         Opcode::Call => inst.call_args(),
         _ => &inst.operands,
@@ -411,18 +531,26 @@ fn constant_of(v: &Value<'_>) -> Option<i64> {
 fn operand_matches(
     o: &OperandMatch,
     ctx: &FunctionContext<'_, '_>,
+    i: usize,
     inst: &Instruction<'_>,
 ) -> bool {
     let Some(op) = inst.operands.get(o.index) else {
         return false;
     };
-    if !o.constant.is_empty() && !constant_of(&op.value).is_some_and(|c| o.constant.contains(&c)) {
+    let constant = constant_of(&op.value);
+    if !o.constant.is_empty() && !constant.is_some_and(|c| o.constant.contains(&c)) {
         return false;
     }
-    if o.family.is_some() && constant_of(&op.value).is_none() {
-        return false;
+    if let Some(family) = &o.family {
+        // The family's test proper needs the chain; this necessary part
+        // does not, and rejects nearly every constant before the chain is
+        // followed.
+        match constant {
+            Some(c) if family != "fused-shift" || may_be_fused_shift(ctx, inst, c) => {}
+            _ => return false,
+        }
     }
-    if o.not_constant && constant_of(&op.value).is_some() {
+    if o.not_constant && constant.is_some() {
         return false;
     }
     if !o.addrspace.is_empty()
@@ -437,13 +565,9 @@ fn operand_matches(
     if !o.bitcast_from.is_empty() && !bitcast_from(ctx, &op.value, &o.bitcast_from) {
         return false;
     }
-    if !o.provenance.is_empty() {
-        let class = ctx.prov.value(ctx.du, &op.value).class();
-        if !o
-            .provenance
-            .iter()
-            .any(|c| Class::from_name(c) == Some(class))
-        {
+    if !o.provenance_set.is_empty() {
+        let class = ctx.prov.operand(ctx.body, ctx.du, i, o.index).class();
+        if !o.provenance_set.contains(&class) {
             return false;
         }
     }
@@ -482,23 +606,54 @@ fn chain_from(
     ctx: &FunctionContext<'_, '_>,
     start: usize,
     steps: &[ChainStep],
+    scratch: &mut Scratch,
 ) -> Option<Vec<usize>> {
-    let Some((step, rest)) = steps.split_first() else {
-        return Some(Vec::new());
-    };
-    for end in step_ends(ctx, start, step) {
-        if let Some(mut tail) = chain_from(ctx, end, rest) {
-            tail.insert(0, end);
-            return Some(tail);
-        }
-    }
-    None
+    let mut chain = Vec::with_capacity(steps.len());
+    chain_rest(ctx, start, steps, scratch, &mut chain).then_some(chain)
 }
 
-/// The instructions one step can end at from `from`'s result.
-fn step_ends(ctx: &FunctionContext<'_, '_>, from: usize, step: &ChainStep) -> Vec<usize> {
-    let mut ends = Vec::new();
-    let mut frontier = vec![(from, 0usize)];
+/// Depth first: the first end of a step whose rest of the chain completes.
+/// `chain` holds the ends so far; false leaves it as it was.
+fn chain_rest(
+    ctx: &FunctionContext<'_, '_>,
+    start: usize,
+    steps: &[ChainStep],
+    scratch: &mut Scratch,
+    chain: &mut Vec<usize>,
+) -> bool {
+    let Some((step, rest)) = steps.split_first() else {
+        return true;
+    };
+    let depth = chain.len();
+    if scratch.ends.len() <= depth {
+        scratch.ends.resize_with(depth + 1, Vec::new);
+    }
+    let mut ends = std::mem::take(&mut scratch.ends[depth]);
+    step_ends(ctx, start, step, &mut scratch.frontier, &mut ends);
+    let mut found = false;
+    for &end in &ends {
+        chain.push(end);
+        if chain_rest(ctx, end, rest, scratch, chain) {
+            found = true;
+            break;
+        }
+        chain.pop();
+    }
+    scratch.ends[depth] = ends;
+    found
+}
+
+/// The instructions one step can end at from `from`'s result, into `ends`.
+fn step_ends(
+    ctx: &FunctionContext<'_, '_>,
+    from: usize,
+    step: &ChainStep,
+    frontier: &mut Vec<(usize, usize)>,
+    ends: &mut Vec<usize>,
+) {
+    ends.clear();
+    frontier.clear();
+    frontier.push((from, 0usize));
     let mut visits = 0;
     while let Some((cur, hops)) = frontier.pop() {
         let Some(result) = ctx.body.instructions.get(cur).and_then(|i| i.result) else {
@@ -507,13 +662,12 @@ fn step_ends(ctx: &FunctionContext<'_, '_>, from: usize, step: &ChainStep) -> Ve
         for u in ctx.du.users(Def::Inst(cur)) {
             visits += 1;
             if visits > MAX_VISITS {
-                return ends;
+                return;
             }
             let Some(user) = ctx.body.instructions.get(u) else {
                 continue;
             };
-            let name = user.opcode.name();
-            let ends_here = step.to.iter().any(|t| t == name)
+            let ends_here = step.to_set.contains(&user.opcode)
                 && arrives_as(step, user, result)
                 && (step.int_bits.is_empty() || int_bits_match(&step.int_bits, ctx, user))
                 && (!step.dynamic_index || has_dynamic_index(user));
@@ -521,12 +675,11 @@ fn step_ends(ctx: &FunctionContext<'_, '_>, from: usize, step: &ChainStep) -> Ve
                 if !ends.contains(&u) {
                     ends.push(u);
                 }
-            } else if hops < MAX_HOPS && step.through.iter().any(|t| t == name) {
+            } else if hops < MAX_HOPS && step.through_set.contains(&user.opcode) {
                 frontier.push((u, hops + 1));
             }
         }
     }
-    ends
 }
 
 /// Whether `value` reaches `user` in the position the step asks for.
@@ -566,6 +719,28 @@ fn family_matches(o: &OperandMatch, ctx: &FunctionContext<'_, '_>, m: &Matched) 
         "fused-shift" => fused_shift(ctx, inst, c, m).is_some(),
         _ => false,
     }
+}
+
+/// Whether `fused_shift` could accept `c` for some shift amount: `c` lies
+/// within 64 below a power of two that fits in the multiply's width.
+fn may_be_fused_shift(ctx: &FunctionContext<'_, '_>, mul: &Instruction<'_>, c: i64) -> bool {
+    let Some(bits) = ctx.module.types.int_bits(mul.ty) else {
+        return false;
+    };
+    if !(2..=64).contains(&bits) {
+        return false;
+    }
+    let mask: u64 = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let c = (c as u64) & mask;
+    (1..bits).any(|j| {
+        (1u64 << j)
+            .checked_sub(c)
+            .is_some_and(|small| (1..=64).contains(&small))
+    })
 }
 
 /// `C = 2^(bits-k) - m` for the shift amount `k` of the chain's `shl` and a
@@ -649,6 +824,42 @@ mod tests {
                 let want = scalar_name(&t, id).is_some_and(|s| s == *n);
                 assert_eq!(scalar_is(&t, id, std::slice::from_ref(n)), want, "{n}");
             }
+        }
+    }
+
+    #[test]
+    fn scalar_in_agrees_with_scalar_is() {
+        use super::{scalar_in, scalar_is};
+        use crate::ir::{Type, TypeTable};
+        use crate::rules::pattern::ScalarSet;
+        let mut t = TypeTable::new();
+        let names: Vec<String> = [
+            "i8", "i08", "i+8", "i", "i0", "half", "bfloat", "double", "i64", "float", "i1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for ty in [
+            Type::Int(8),
+            Type::Int(64),
+            Type::Int(1),
+            Type::Int(0),
+            Type::Half,
+            Type::BFloat,
+            Type::Double,
+            Type::Float,
+            Type::Void,
+        ] {
+            let id = t.intern(ty);
+            for n in &names {
+                let one = std::slice::from_ref(n);
+                let set = ScalarSet::of(one);
+                assert_eq!(scalar_in(&t, id, &set), scalar_is(&t, id, one), "{n}");
+            }
+            assert_eq!(
+                scalar_in(&t, id, &ScalarSet::of(&names)),
+                scalar_is(&t, id, &names)
+            );
         }
     }
 

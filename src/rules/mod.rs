@@ -261,31 +261,61 @@ pub struct IrLocation {
 }
 
 /// FNV-1a: tiny, and stable across Rust versions (unlike `DefaultHasher`),
-/// which a fingerprint stored in a baseline file needs.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
+/// which a fingerprint stored in a baseline file needs. Text is hashed as it
+/// is written (`fmt::Write`), byte for byte as if it had been built into a
+/// string first, which a fingerprint's key no longer is.
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    fn new() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
     }
-    h
 }
 
-/// The shape of an instruction, without value names or line numbers.
-fn shape(ctx: &FunctionContext<'_, '_>, inst: &crate::ir::Instruction<'_>) -> String {
+impl std::fmt::Write for Fnv1a {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for b in s.bytes() {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        Ok(())
+    }
+}
+
+/// Writes the shape of an instruction, without value names or line numbers.
+/// `names` caches the text of each type met (findings of one function share
+/// a few types, and printing one cost as much as hashing the whole key).
+fn write_shape(
+    out: &mut impl std::fmt::Write,
+    ctx: &FunctionContext<'_, '_>,
+    inst: &crate::ir::Instruction<'_>,
+    names: &mut Vec<(crate::ir::TypeId, String)>,
+) -> std::fmt::Result {
     use crate::ir::Value;
-    let mut s = format!("{} {}", inst.opcode_text, ctx.module.types.display(inst.ty));
+    let mut write_type = |out: &mut _, ty| {
+        let at = match names.iter().position(|(t, _)| *t == ty) {
+            Some(at) => at,
+            None => {
+                names.push((ty, ctx.module.types.display(ty)));
+                names.len() - 1
+            }
+        };
+        std::fmt::Write::write_str(out, &names[at].1)
+    };
+    out.write_str(inst.opcode_text)?;
+    out.write_str(" ")?;
+    write_type(out, inst.ty)?;
     for op in &inst.operands {
-        s.push_str(" ,");
-        s.push_str(&ctx.module.types.display(op.ty));
+        out.write_str(" ,")?;
+        write_type(out, op.ty)?;
         match &op.value {
-            Value::Int(v) => s.push_str(&format!(" {v}")),
-            Value::Global(g) => s.push_str(&format!(" @{g}")),
-            Value::Float(f) => s.push_str(&format!(" {f}")),
+            Value::Int(v) => write!(out, " {v}")?,
+            Value::Global(g) => write!(out, " @{g}")?,
+            Value::Float(f) => write!(out, " {f}")?,
             _ => {}
         }
     }
-    s
+    Ok(())
 }
 
 /// The first paragraph of a multi-line text, on one line.
@@ -305,31 +335,44 @@ pub fn rank(severity: Severity, loop_depth: u32) -> u32 {
 
 /// Runs every rule over one function.
 pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
+    use std::fmt::Write;
     let first = out.len();
     run_rules(rules, ctx, path, out);
-    let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+    let mut seen: rustc_hash::FxHashMap<u64, u32> = rustc_hash::FxHashMap::default();
+    let mut type_names = Vec::new();
     for f in &mut out[first..] {
         let Some(inst) = ctx.body.instructions.get(f.inst) else {
             continue;
         };
-        let key = format!(
-            "{}|{}|{}|{}",
-            f.rule,
-            f.function,
-            shape(ctx, inst),
-            f.evidence["divisor"]["name"]
-        );
-        let base = fnv1a(key.as_bytes());
+        // The key is `rule|function|shape|divisor name`.
+        let mut key = Fnv1a::new();
+        for part in [f.rule.as_str(), "|", f.function.as_str(), "|"] {
+            let _ = key.write_str(part);
+        }
+        let _ = write_shape(&mut key, ctx, inst, &mut type_names);
+        let _ = write!(key, "|{}", f.evidence["divisor"]["name"]);
+        let base = key.0;
         let n = seen.entry(base).or_insert(0);
-        f.fingerprint = format!("{:016x}", fnv1a(format!("{base}/{n}").as_bytes()));
+        let mut h = Fnv1a::new();
+        let _ = write!(h, "{base}/{n}");
+        f.fingerprint = format!("{:016x}", h.0);
         *n += 1;
     }
 }
 
 fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
     let index = engine::Candidates::new(ctx.body, ctx.du.opcodes());
+    let mut scratch = engine::Scratch::take();
+    let mut matched = std::mem::take(&mut scratch.matched);
     for rule in &rules.rules {
-        for m in engine::matches(&rule.pattern.matcher, ctx, &index) {
+        engine::matches_into(
+            &rule.pattern.matcher,
+            ctx,
+            &index,
+            &mut scratch,
+            &mut matched,
+        );
+        for m in matched.drain(..) {
             let Some(inst) = ctx.body.instructions.get(m.inst) else {
                 continue;
             };
@@ -370,4 +413,6 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
             });
         }
     }
+    scratch.matched = matched;
+    scratch.put_back();
 }

@@ -104,11 +104,17 @@ pub struct Match {
     /// Direct calls to these functions (e.g. `air.wg.barrier`) match too.
     #[serde(default)]
     pub calls: Vec<String>,
+    /// Where each of `calls` has its `*`, found once by `Pattern::parse`.
+    #[serde(skip)]
+    pub call_stars: Vec<Option<usize>>,
     #[serde(default)]
     pub int_bits: Vec<u32>,
     /// Scalar types the result or an operand must have.
     #[serde(default)]
     pub types: Vec<String>,
+    /// `types` parsed once by `Pattern::parse`.
+    #[serde(skip)]
+    pub type_set: Option<ScalarSet>,
     /// Kinds of allocated type (`array`, `struct`) an `alloca` must have.
     #[serde(default)]
     pub allocates: Vec<String>,
@@ -137,6 +143,9 @@ pub struct OperandMatch {
     pub index: usize,
     #[serde(default)]
     pub provenance: Vec<String>,
+    /// `provenance` parsed once by `Pattern::parse`.
+    #[serde(skip)]
+    pub provenance_set: Vec<crate::analysis::provenance::Class>,
     #[serde(default)]
     pub constant: Vec<i64>,
     #[serde(default)]
@@ -158,6 +167,12 @@ pub struct ChainStep {
     #[serde(default)]
     pub through: Vec<String>,
     pub to: Vec<String>,
+    /// `through` and `to` parsed once by `Pattern::parse`: a step compares
+    /// the opcode of every user it visits.
+    #[serde(skip)]
+    pub through_set: Vec<crate::ir::Opcode>,
+    #[serde(skip)]
+    pub to_set: Vec<crate::ir::Opcode>,
     #[serde(default)]
     pub operand: Option<usize>,
     /// `index` (a GEP index) or `address` (the address of a load or store).
@@ -168,6 +183,43 @@ pub struct ChainStep {
     /// The step ends at a GEP with an index that is not a constant.
     #[serde(default)]
     pub dynamic_index: bool,
+}
+
+/// A set of scalar type names (`types`), parsed: matching a type then asks
+/// no string comparison.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScalarSet {
+    pub half: bool,
+    pub bfloat: bool,
+    pub float: bool,
+    pub double: bool,
+    /// Widths of the `iN` names written canonically (digits without a sign or
+    /// leading zeros); another spelling names no type.
+    pub ints: Vec<u32>,
+}
+
+impl ScalarSet {
+    pub fn of(names: &[String]) -> ScalarSet {
+        let mut set = ScalarSet::default();
+        for n in names {
+            match n.as_str() {
+                "half" => set.half = true,
+                "bfloat" => set.bfloat = true,
+                "float" => set.float = true,
+                "double" => set.double = true,
+                _ => {
+                    if let Some(d) = n.strip_prefix('i') {
+                        let canonical =
+                            !d.starts_with('+') && (d.len() == 1 || !d.starts_with('0'));
+                        if let (true, Ok(b)) = (canonical, d.parse::<u32>()) {
+                            set.ints.push(b);
+                        }
+                    }
+                }
+            }
+        }
+        set
+    }
 }
 
 /// Named families of constants a pattern can ask for.
@@ -222,6 +274,25 @@ impl Pattern {
             if crate::ir::Opcode::from_word(op).is_none() {
                 return Err(format!("unknown opcode '{op}'"));
             }
+        }
+        let opcodes = |words: &[String]| {
+            words
+                .iter()
+                .filter_map(|o| crate::ir::Opcode::from_word(o))
+                .collect()
+        };
+        p.matcher.call_stars = p.matcher.calls.iter().map(|c| c.find('*')).collect();
+        p.matcher.type_set = Some(ScalarSet::of(&p.matcher.types));
+        for c in &mut p.matcher.chain {
+            c.through_set = opcodes(&c.through);
+            c.to_set = opcodes(&c.to);
+        }
+        for o in &mut p.matcher.operand {
+            o.provenance_set = o
+                .provenance
+                .iter()
+                .filter_map(|c| crate::analysis::provenance::Class::from_name(c))
+                .collect();
         }
         for o in &p.matcher.operand {
             for c in &o.provenance {
