@@ -22,9 +22,9 @@ fn file_of(source_path: Option<&str>, ir_path: &str) -> String {
 
 fn key(f: &Finding) -> Key {
     (
-        f.rule.clone(),
+        f.rule.to_string(),
         file_of(f.source.as_ref().map(|s| s.path.as_str()), &f.ir.path),
-        f.function.clone(),
+        f.function.to_string(),
         f.fingerprint.clone(),
     )
 }

@@ -396,8 +396,9 @@ fn merge_into(
     flag: &str,
     level: &str,
 ) {
+    let shown: std::sync::Arc<str> = shown.into();
     for f in &mut r.findings {
-        f.path = shown.to_string();
+        f.path = shown.clone();
         f.levels = vec![level.to_string()];
     }
     // Diagnostics count lines of the IR, not of the source the report names.
@@ -728,9 +729,10 @@ fn analyze<'a>(
     summary: &mut ModuleSummary,
 ) -> (Vec<Finding>, ir::air::AirInfo<'a>) {
     let mut findings = Vec::new();
+    let path: std::sync::Arc<str> = path.into();
     let walked = walk_functions(module, air, diagnostics, |module, ctx, v| {
         let first_new = findings.len();
-        rules::run(rules, &v.context(module, ctx), path, &mut findings);
+        rules::run(rules, &v.context(module, ctx), &path, &mut findings);
         for f in &mut findings[first_new..] {
             let mapped = crate::source::map(module, v.function, v.body, v.du, f.inst, resolver);
             f.source = mapped.source;

@@ -112,7 +112,7 @@ pub fn apply(files: &mut [FileReport]) {
                     continue;
                 };
                 match parse(text) {
-                    Some(Ok(c)) if c.rules.iter().any(|r| *r == f.rule || *r == f.rule_id) => {
+                    Some(Ok(c)) if c.rules.iter().any(|r| **r == *f.rule || **r == *f.rule_id) => {
                         silenced = Some(c.reason);
                         break;
                     }
@@ -124,7 +124,7 @@ pub fn apply(files: &mut [FileReport]) {
             }
             match silenced {
                 Some(reason) => file.suppressed.push(Suppressed {
-                    rule: f.rule.clone(),
+                    rule: f.rule.to_string(),
                     path: src.path.clone(),
                     line: src.line,
                     reason,
@@ -160,7 +160,7 @@ fn bad_suppression(near: &Finding, path: &str, line: u32, why: String) -> Findin
         path: near.ir.path.clone(),
         line: near.ir.line,
     };
-    f.evidence = serde_json::json!({});
+    f.evidence = crate::rules::Evidence::empty();
     f.cycles = None;
     f.fingerprint = format!("suppression:{path}:{line}");
     f

@@ -92,7 +92,7 @@ fn every_divide_by_a_constant_buffer_load_is_found_in_mlx() {
                         let line_no = n as u32 + 1;
                         if !findings
                             .iter()
-                            .any(|f| f.rule == "divide-by-uniform" && f.ir.line == line_no)
+                            .any(|f| &*f.rule == "divide-by-uniform" && f.ir.line == line_no)
                         {
                             missing.push(format!("{}:{line_no}: {t}", path.display()));
                         }
@@ -129,9 +129,10 @@ fn argument_buffer_divisors_are_named() {
     for f in all
         .values()
         .flatten()
-        .filter(|f| f.rule == "divide-by-uniform")
+        .filter(|f| &*f.rule == "divide-by-uniform")
     {
-        let d = &f.evidence["divisor"];
+        let evidence = f.evidence.value();
+        let d = &evidence["divisor"];
         if matches!(d["kind"].as_str(), Some("field") | Some("argument")) {
             total += 1;
             let name = d["name"].as_str().unwrap_or("");
@@ -157,9 +158,9 @@ fn pointer_eras_give_the_same_findings() {
             .iter()
             .map(|f| {
                 (
-                    f.rule.clone(),
-                    f.function.clone(),
-                    f.evidence["divisor"]["name"].to_string(),
+                    f.rule.to_string(),
+                    f.function.to_string(),
+                    f.evidence.value()["divisor"]["name"].to_string(),
                 )
             })
             .collect();

@@ -11,9 +11,9 @@ type Key = (String, String, String);
 
 fn key(f: &Finding) -> Key {
     (
-        f.function.clone(),
-        f.rule.clone(),
-        f.evidence["divisor"]["name"].to_string(),
+        f.function.to_string(),
+        f.rule.to_string(),
+        f.evidence.value()["divisor"]["name"].to_string(),
     )
 }
 

@@ -169,7 +169,7 @@ fn rule_counts(rules: &RuleSet, findings: &[(usize, Finding)]) -> Vec<u64> {
         .map(|r| {
             findings
                 .iter()
-                .filter(|(_, f)| f.rule == r.pattern.name)
+                .filter(|(_, f)| *f.rule == *r.pattern.name)
                 .count() as u64
         })
         .collect()
@@ -323,9 +323,9 @@ fn change(
             .module
             .functions
             .get(at.0)
-            .map_or(f.function.clone(), |x| x.name.to_string());
+            .map_or(f.function.to_string(), |x| x.name.to_string());
         return FindingChange {
-            rule: f.rule.clone(),
+            rule: f.rule.to_string(),
             message: f.message.clone(),
             site: Site {
                 function,
@@ -367,7 +367,7 @@ fn change(
         Side::B => (others, vec![anchor.site.clone()]),
     };
     FindingChange {
-        rule: f.rule.clone(),
+        rule: f.rule.to_string(),
         message: f.message.clone(),
         site,
         anchor: Some(AnchorSides {

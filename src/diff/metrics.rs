@@ -125,6 +125,7 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
     let mut per_function: Vec<Metrics> = vec![Metrics::default(); n];
     let mut findings_of: Vec<Vec<Finding>> = vec![Vec::new(); n];
     let mut params: Vec<Vec<Provenance>> = vec![Vec::new(); n];
+    let shared_path: std::sync::Arc<str> = path.into();
     // The same walk as the scan's, so counts and findings agree with it.
     let walked = crate::scan::walk_functions(&mut module, air, &mut errors, |module, ctx, v| {
         params[v.index] = v.params.to_vec();
@@ -132,7 +133,7 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
         rules::run(
             rules,
             &v.context(module, ctx),
-            path,
+            &shared_path,
             &mut findings_of[v.index],
         );
     });

@@ -149,15 +149,15 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
                 .or_insert_with(|| KernelSummary::new(&file.path, name, stage));
         }
         for f in &file.findings {
-            let figure = f.cycles.or_else(|| cycles.get(&f.rule).copied());
+            let figure = f.cycles.or_else(|| cycles.get(&*f.rule).copied());
             let looped = usize::from(f.loop_depth > 0);
             summary.by_severity.add(f.severity);
             let r = summary
                 .by_rule
-                .entry(f.rule.clone())
+                .entry(f.rule.to_string())
                 .or_insert_with(|| RuleSummary {
-                    rule_id: f.rule_id.clone(),
-                    category: f.category.clone(),
+                    rule_id: f.rule_id.to_string(),
+                    category: f.category.to_string(),
                     count: 0,
                     by_severity: SeverityCounts::default(),
                     in_loops: 0,
@@ -180,7 +180,7 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
                 ks.findings += 1;
                 ks.in_loops += looped;
                 ks.by_severity.add(f.severity);
-                *ks.by_rule.entry(f.rule.clone()).or_insert(0) += 1;
+                *ks.by_rule.entry(f.rule.to_string()).or_insert(0) += 1;
                 ks.estimated_cycles_per_thread += u64::from(figure.unwrap_or(0));
             }
         }

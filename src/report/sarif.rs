@@ -238,27 +238,27 @@ fn descriptor(rule: &Rule) -> Descriptor {
 /// A descriptor for a finding whose rule is not in the rule set, such as the
 /// `bad-suppression` findings that suppressions add.
 fn ad_hoc_descriptor(f: &Finding) -> Descriptor {
-    let short = if f.rule == crate::suppress::BAD_SUPPRESSION {
+    let short = if &*f.rule == crate::suppress::BAD_SUPPRESSION {
         "A malformed `// air-scan: ignore[...]` comment: it names no rule or gives no reason"
             .to_string()
     } else {
         format!("{} ({})", f.rule, f.category)
     };
     Descriptor {
-        id: f.rule_id.clone(),
-        name: f.rule.clone(),
+        id: f.rule_id.to_string(),
+        name: f.rule.to_string(),
         short_description: Text::of(short),
         full_description: None,
         help: Help {
-            text: f.help.clone(),
-            markdown: f.help.clone(),
+            text: f.help.to_string(),
+            markdown: f.help.to_string(),
         },
         default_configuration: Configuration {
             level: level(f.severity),
         },
         properties: DescriptorProperties {
-            category: f.category.clone(),
-            tags: vec![f.category.clone()],
+            category: f.category.to_string(),
+            tags: vec![f.category.to_string()],
             cycles: None,
         },
     }
@@ -435,11 +435,11 @@ fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
     }
     let mut location = Location::at(primary, None);
     location.logical_locations.push(LogicalLocation {
-        name: f.function.clone(),
+        name: f.function.to_string(),
         kind: "function",
     });
     SarifResult {
-        rule_id: f.rule_id.clone(),
+        rule_id: f.rule_id.to_string(),
         rule_index,
         level: level(f.severity),
         message: Text::of(f.message.clone()),
@@ -447,8 +447,8 @@ fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
         related_locations: related,
         partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.fingerprint.clone())]),
         properties: ResultProperties {
-            function: f.function.clone(),
-            kernels: f.kernels.clone(),
+            function: f.function.to_string(),
+            kernels: f.kernels.to_vec(),
             loop_depth: f.loop_depth,
             rank: f.rank,
             approximate_location: f.source.as_ref().is_some_and(|s| s.approximate),
@@ -495,19 +495,19 @@ pub fn render(files: &[FileReport], rules: &RuleSet, base: Option<&Path>) -> Str
     // Rules met only in findings (e.g. bad-suppression), in name order.
     let mut extra: BTreeMap<&str, &Finding> = BTreeMap::new();
     for f in &findings {
-        if !index.contains_key(&f.rule_id) {
-            extra.entry(f.rule.as_str()).or_insert(f);
+        if !index.contains_key(&*f.rule_id) {
+            extra.entry(&*f.rule).or_insert(f);
         }
     }
     for f in extra.into_values() {
-        if !index.contains_key(&f.rule_id) {
-            index.insert(f.rule_id.clone(), descriptors.len());
+        if !index.contains_key(&*f.rule_id) {
+            index.insert(f.rule_id.to_string(), descriptors.len());
             descriptors.push(ad_hoc_descriptor(f));
         }
     }
     let results = findings
         .iter()
-        .map(|f| result(f, index.get(&f.rule_id).copied().unwrap_or(0), &uris))
+        .map(|f| result(f, index.get(&*f.rule_id).copied().unwrap_or(0), &uris))
         .collect();
     let totals = super::Totals::of(files);
     let log = Log {

@@ -70,7 +70,7 @@ fn span(line: &str, column: u32) -> std::ops::Range<usize> {
 pub fn render(out: &mut String, f: &Finding, files: &mut Files, renderer: &Renderer) {
     let title = level(f.severity)
         .primary_title(f.message.as_str())
-        .id(f.rule.as_str());
+        .id(f.rule.to_string());
     let mut notes: Vec<String> = Vec::new();
     let snippet_group = match &f.source {
         Some(src) => match files.line(&src.path, src.line) {
@@ -97,7 +97,7 @@ pub fn render(out: &mut String, f: &Finding, files: &mut Files, renderer: &Rende
     let snippet_group = snippet_group.or_else(|| {
         let text = files.line(&f.ir.path, f.ir.line)?;
         let sp = span(&text, 0);
-        Some((text, f.ir.line, f.ir.path.clone(), sp, ""))
+        Some((text, f.ir.line, f.ir.path.to_string(), sp, ""))
     });
     notes.insert(0, in_function(f));
     for site in &f.inlined_at {
@@ -126,14 +126,14 @@ pub fn render(out: &mut String, f: &Finding, files: &mut Files, renderer: &Rende
     for n in &notes {
         group = group.element(Level::NOTE.message(n.as_str()));
     }
-    group = group.element(Level::HELP.message(f.help.as_str()));
+    group = group.element(Level::HELP.message(&*f.help));
     out.push_str(&renderer.render(&[group]));
     out.push_str("\n\n");
 }
 
 fn in_function(f: &Finding) -> String {
     let mut s = format!("in `{}`", f.function);
-    let others: Vec<&String> = f.kernels.iter().filter(|k| **k != f.function).collect();
+    let others: Vec<&String> = f.kernels.iter().filter(|k| k.as_str() != &*f.function).collect();
     if !others.is_empty() {
         let names: Vec<&str> = others.iter().map(|k| k.as_str()).collect();
         s.push_str(&format!(

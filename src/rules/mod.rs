@@ -24,6 +24,7 @@ use crate::ir::{Body, Function, Module};
 pub use pattern::{Pattern, Severity};
 use serde::Serialize;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The rules that ship with air-scan: (file name, text) of each pattern.
 pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
@@ -109,9 +110,35 @@ pub struct Rule {
     pub hook: Option<&'static dyn RuleHook>,
     /// Where the pattern came from (built in, or a user's file).
     pub origin: String,
-    /// The first paragraph of the pattern's `fix`, every finding's help
-    /// unless its hook gives other advice; made once, not per finding.
-    help: String,
+    /// What every finding of the rule repeats, shared by them all.
+    shared: SharedNames,
+}
+
+/// A rule's name, id, category and help (the first paragraph of the
+/// pattern's `fix`, unless a hook gives other advice), made once: copied
+/// into each finding they were most of a large report's allocations.
+struct SharedNames {
+    name: Arc<str>,
+    id: Arc<str>,
+    category: Arc<str>,
+    help: Arc<str>,
+}
+
+impl Rule {
+    fn new(pattern: Pattern, origin: String) -> Rule {
+        let shared = SharedNames {
+            name: pattern.name.as_str().into(),
+            id: pattern.id.as_str().into(),
+            category: pattern.category.as_str().into(),
+            help: first_paragraph(&pattern.fix).into(),
+        };
+        Rule {
+            pattern,
+            hook: None,
+            origin,
+            shared,
+        }
+    }
 }
 
 /// The rules in force for a scan.
@@ -131,12 +158,7 @@ impl RuleSet {
         for (file, text) in BUILTIN_PATTERNS {
             let pattern =
                 Pattern::parse(text).map_err(|e| format!("built-in pattern {file}: {e}"))?;
-            rules.push(Rule {
-                help: first_paragraph(&pattern.fix),
-                pattern,
-                hook: None,
-                origin: format!("patterns/{file}"),
-            });
+            rules.push(Rule::new(pattern, format!("patterns/{file}")));
         }
         for dir in extra_dirs {
             let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -161,12 +183,7 @@ impl RuleSet {
                         pattern.id
                     ));
                 }
-                rules.push(Rule {
-                    help: first_paragraph(&pattern.fix),
-                    pattern,
-                    hook: None,
-                    origin: f.display().to_string(),
-                });
+                rules.push(Rule::new(pattern, f.display().to_string()));
             }
         }
         for r in &mut rules {
@@ -213,19 +230,21 @@ pub struct FunctionContext<'c, 'a> {
     pub kernels: Vec<&'a str>,
 }
 
-/// One finding, ready for every output format.
+/// One finding, ready for every output format. A large module has
+/// thousands: the strings its rule, file and function share are shared
+/// (`Arc`), and the evidence is kept as compact JSON.
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
-    pub rule: String,
-    pub rule_id: String,
+    pub rule: Arc<str>,
+    pub rule_id: Arc<str>,
     pub severity: Severity,
-    pub category: String,
+    pub category: Arc<str>,
     pub message: String,
     /// How to fix it: the first paragraph of the pattern's `fix`.
-    pub help: String,
-    pub path: String,
-    pub function: String,
-    pub kernels: Vec<String>,
+    pub help: Arc<str>,
+    pub path: Arc<str>,
+    pub function: Arc<str>,
+    pub kernels: Arc<[String]>,
     pub ir: IrLocation,
     /// The MSL location, from debug info (`null` without it).
     pub source: Option<crate::source::SourceLocation>,
@@ -247,7 +266,7 @@ pub struct Finding {
     /// Higher is more urgent: severity first, then loop depth, so a divide
     /// in a loop outranks the same divide outside one.
     pub rank: u32,
-    pub evidence: serde_json::Value,
+    pub evidence: Evidence,
     /// The optimization levels (`O0`, `O2`) a `.metal` source was compiled
     /// at where this finding appears; empty for IR given as input.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -256,8 +275,40 @@ pub struct Finding {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct IrLocation {
-    pub path: String,
+    pub path: Arc<str>,
     pub line: u32,
+}
+
+/// A finding's evidence as compact JSON text: as a `serde_json::Value` it
+/// took ~1.4 KB and ten allocations a finding (each map a B-tree node).
+/// Written out through a transcoder, so a pretty report lays it out as if
+/// it were a `Value`, keys in the same (sorted) order.
+#[derive(Debug, Clone)]
+pub struct Evidence(Box<serde_json::value::RawValue>);
+
+impl Evidence {
+    pub fn of(value: &serde_json::Value) -> Evidence {
+        match serde_json::value::to_raw_value(value) {
+            Ok(raw) => Evidence(raw),
+            Err(_) => Evidence::empty(),
+        }
+    }
+
+    /// `{}`.
+    pub fn empty() -> Evidence {
+        Evidence(serde_json::value::RawValue::from_string("{}".into()).unwrap_or_default())
+    }
+
+    /// The evidence parsed, for code that reads its fields.
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(self.0.get()).unwrap_or_default()
+    }
+}
+
+impl Serialize for Evidence {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_transcode::transcode(&mut serde_json::Deserializer::from_str(self.0.get()), s)
+    }
 }
 
 /// FNV-1a: tiny, and stable across Rust versions (unlike `DefaultHasher`),
@@ -334,36 +385,13 @@ pub fn rank(severity: Severity, loop_depth: u32) -> u32 {
 }
 
 /// Runs every rule over one function.
-pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
-    use std::fmt::Write;
-    let first = out.len();
-    run_rules(rules, ctx, path, out);
-    let mut seen: rustc_hash::FxHashMap<u64, u32> = rustc_hash::FxHashMap::default();
-    let mut type_names = Vec::new();
-    for f in &mut out[first..] {
-        let Some(inst) = ctx.body.instructions.get(f.inst) else {
-            continue;
-        };
-        // The key is `rule|function|shape|divisor name`.
-        let mut key = Fnv1a::new();
-        for part in [f.rule.as_str(), "|", f.function.as_str(), "|"] {
-            let _ = key.write_str(part);
-        }
-        let _ = write_shape(&mut key, ctx, inst, &mut type_names);
-        let _ = write!(key, "|{}", f.evidence["divisor"]["name"]);
-        let base = key.0;
-        let n = seen.entry(base).or_insert(0);
-        let mut h = Fnv1a::new();
-        let _ = write!(h, "{base}/{n}");
-        f.fingerprint = format!("{:016x}", h.0);
-        *n += 1;
-    }
-}
-
-fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &mut Vec<Finding>) {
+pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &Arc<str>, out: &mut Vec<Finding>) {
     let index = engine::Candidates::new(ctx.body, ctx.du.opcodes());
     let mut scratch = engine::Scratch::take();
     let mut matched = std::mem::take(&mut scratch.matched);
+    let mut fingerprints = Fingerprints::default();
+    // Made on the first finding, then shared by the function's findings.
+    let mut function: Option<(Arc<str>, Arc<[String]>)> = None;
     for rule in &rules.rules {
         engine::matches_into(
             &rule.pattern.matcher,
@@ -387,32 +415,73 @@ fn run_rules(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &str, out: &m
                     help: None,
                 },
             };
+            let (name, kernels) = function.get_or_insert_with(|| {
+                let kernels = ctx.kernels.iter().map(|k| k.to_string()).collect();
+                (ctx.function.name.into(), kernels)
+            });
+            let fingerprint = fingerprints.next(ctx, rule, inst, &description.evidence);
             out.push(Finding {
-                rule: rule.pattern.name.clone(),
-                rule_id: rule.pattern.id.clone(),
+                rule: rule.shared.name.clone(),
+                rule_id: rule.shared.id.clone(),
                 severity: rule.pattern.severity,
-                category: rule.pattern.category.clone(),
+                category: rule.shared.category.clone(),
                 message: description.message,
-                help: description.help.unwrap_or_else(|| rule.help.clone()),
-                path: path.to_string(),
-                function: ctx.function.name.to_string(),
-                kernels: ctx.kernels.iter().map(|k| k.to_string()).collect(),
+                help: match description.help {
+                    Some(h) => h.into(),
+                    None => rule.shared.help.clone(),
+                },
+                path: path.clone(),
+                function: name.clone(),
+                kernels: kernels.clone(),
                 ir: IrLocation {
-                    path: path.to_string(),
+                    path: path.clone(),
                     line: inst.line,
                 },
                 source: None,
                 inlined_at: Vec::new(),
-                fingerprint: String::new(),
+                fingerprint,
                 cycles: rule.pattern.cycles,
                 inst: m.inst,
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),
-                evidence: description.evidence,
+                evidence: Evidence::of(&description.evidence),
                 levels: Vec::new(),
             });
         }
     }
     scratch.matched = matched;
     scratch.put_back();
+}
+
+/// The fingerprints of one function's findings, in the order they are
+/// found: a hash of `rule|function|shape|divisor name`, then of that hash
+/// and its rank among the function's findings that share it.
+#[derive(Default)]
+struct Fingerprints {
+    seen: rustc_hash::FxHashMap<u64, u32>,
+    type_names: Vec<(crate::ir::TypeId, String)>,
+}
+
+impl Fingerprints {
+    fn next(
+        &mut self,
+        ctx: &FunctionContext<'_, '_>,
+        rule: &Rule,
+        inst: &crate::ir::Instruction<'_>,
+        evidence: &serde_json::Value,
+    ) -> String {
+        use std::fmt::Write;
+        let mut key = Fnv1a::new();
+        for part in [&*rule.shared.name, "|", ctx.function.name, "|"] {
+            let _ = key.write_str(part);
+        }
+        let _ = write_shape(&mut key, ctx, inst, &mut self.type_names);
+        let _ = write!(key, "|{}", evidence["divisor"]["name"]);
+        let base = key.0;
+        let n = self.seen.entry(base).or_insert(0);
+        let mut h = Fnv1a::new();
+        let _ = write!(h, "{base}/{n}");
+        *n += 1;
+        format!("{:016x}", h.0)
+    }
 }
