@@ -202,18 +202,21 @@ pub fn air_info<'a>(m: &Module<'a>) -> AirInfo<'a> {
         ));
     }
     function_constants(m, &mut info);
-    info.air_version = first_tuple(m, "air.version").map(|ops| version_string(ops));
-    info.language_version = first_tuple(m, "air.language_version").map(|ops| version_string(ops));
+    info.air_version = first_tuple(m, "air.version").map(|ops| version_string(&ops));
+    info.language_version = first_tuple(m, "air.language_version").map(|ops| version_string(&ops));
     info.compile_options = strings_of(m, "air.compile_options");
     info.llvm_ident = strings_of(m, "llvm.ident");
     info
 }
 
-fn first_tuple<'m, 'a>(m: &'m Module<'a>, name: &str) -> Option<&'m [MetaOperand<'a>]> {
+fn first_tuple<'m, 'a>(
+    m: &'m Module<'a>,
+    name: &str,
+) -> Option<std::borrow::Cow<'m, [MetaOperand<'a>]>> {
     m.named(name)?
         .nodes
         .first()
-        .and_then(|id| m.metadata.tuple(*id))
+        .and_then(|id| m.metadata.tuple_once(*id))
 }
 
 /// `!{i32 2, i32 7, i32 0}` gives "2.7.0"; `!{!"Metal", i32 3, i32 2, i32 0}` gives "Metal 3.2.0".
@@ -240,7 +243,12 @@ fn strings_of<'a>(m: &Module<'a>, name: &str) -> Vec<&'a str> {
     named
         .nodes
         .iter()
-        .filter_map(|id| m.metadata.tuple(*id)?.iter().find_map(|op| op.as_str()))
+        .filter_map(|id| {
+            m.metadata
+                .tuple_once(*id)?
+                .iter()
+                .find_map(|op| op.as_str())
+        })
         .collect()
 }
 
@@ -252,7 +260,7 @@ fn entry_point<'a>(
     line: u32,
     items: &mut Items,
 ) -> Option<EntryPoint<'a>> {
-    let ops = md.tuple(id)?;
+    let ops = md.tuple_once(id)?;
     let name = ops.first()?.as_global()?;
     let mut ep = EntryPoint {
         name,
@@ -262,17 +270,17 @@ fn entry_point<'a>(
     };
     // Kernels: !{fn, !{}, !{args...}, props...}; vertex and fragment:
     // !{fn, !{outputs...}, !{inputs...}, props...}.
-    if let Some(args) = ops.get(2).and_then(|op| md.tuple_of(op)) {
+    if let Some(args) = ops.get(2).and_then(|op| md.tuple_of_once(op)) {
         // Sized once: an entry point's arguments are kept to the end of the
         // scan, and a doubled vector left up to half of them unused.
         ep.arguments.reserve_exact(args.len());
-        for arg in args {
+        for arg in args.iter() {
             if !items.take(line) {
                 break;
             }
             match md
-                .tuple_of(arg)
-                .and_then(|a| argument(md, a, diags, line, items))
+                .tuple_of_once(arg)
+                .and_then(|a| argument(md, &a, diags, line, items))
             {
                 Some(a) => ep.arguments.push(a),
                 None => warn(
@@ -287,7 +295,7 @@ fn entry_point<'a>(
         }
     }
     for prop in ops.iter().skip(3) {
-        if let Some(p) = md.tuple_of(prop)
+        if let Some(p) = md.tuple_of_once(prop)
             && let (Some(k), Some(v)) = (
                 p.first().and_then(|o| o.as_str()),
                 p.get(1).and_then(|o| o.as_int()),
@@ -353,7 +361,7 @@ fn argument<'a>(
         i += 1;
         match key {
             "air.function_constant" => {
-                if let Some(pred) = ops.get(i).and_then(|o| md.tuple_of(o)) {
+                if let Some(pred) = ops.get(i).and_then(|o| md.tuple_of_once(o)) {
                     arg.function_constant = pred.get(2).and_then(|o| o.as_str());
                 }
                 i += 1;
@@ -386,8 +394,8 @@ fn argument<'a>(
                 i += 1;
             }
             "air.struct_type_info" => {
-                if let Some(info) = ops.get(i).and_then(|o| md.tuple_of(o)) {
-                    arg.struct_fields = struct_fields(info, diags, line, items);
+                if let Some(info) = ops.get(i).and_then(|o| md.tuple_of_once(o)) {
+                    arg.struct_fields = struct_fields(&info, diags, line, items);
                 }
                 i += 1;
             }

@@ -133,7 +133,11 @@ pub fn render(out: &mut String, f: &Finding, files: &mut Files, renderer: &Rende
 
 fn in_function(f: &Finding) -> String {
     let mut s = format!("in `{}`", f.function);
-    let others: Vec<&String> = f.kernels.iter().filter(|k| k.as_str() != &*f.function).collect();
+    let others: Vec<&String> = f
+        .kernels
+        .iter()
+        .filter(|k| k.as_str() != &*f.function)
+        .collect();
     if !others.is_empty() {
         let names: Vec<&str> = others.iter().map(|k| k.as_str()).collect();
         s.push_str(&format!(

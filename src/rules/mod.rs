@@ -385,7 +385,12 @@ pub fn rank(severity: Severity, loop_depth: u32) -> u32 {
 }
 
 /// Runs every rule over one function.
-pub fn run(rules: &RuleSet, ctx: &FunctionContext<'_, '_>, path: &Arc<str>, out: &mut Vec<Finding>) {
+pub fn run(
+    rules: &RuleSet,
+    ctx: &FunctionContext<'_, '_>,
+    path: &Arc<str>,
+    out: &mut Vec<Finding>,
+) {
     let index = engine::Candidates::new(ctx.body, ctx.du.opcodes());
     let mut scratch = engine::Scratch::take();
     let mut matched = std::mem::take(&mut scratch.matched);
