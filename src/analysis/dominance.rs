@@ -217,18 +217,7 @@ pub fn dominators(cfg: &Cfg) -> DomTree {
     while changed {
         changed = false;
         for i in 1..m {
-            let mut new = NONE;
-            for &p in cfg.preds(rpo[i]) {
-                let pp = num[p];
-                if pp == NONE || doms[pp as usize] == NONE {
-                    continue;
-                }
-                new = if new == NONE {
-                    pp
-                } else {
-                    intersect_rpo(&doms, pp, new)
-                };
-            }
+            let new = meet(&doms, &num, cfg.preds(rpo[i]).iter().copied());
             if new != NONE && doms[i] != new {
                 doms[i] = new;
                 changed = true;
@@ -244,6 +233,25 @@ pub fn dominators(cfg: &Cfg) -> DomTree {
         }
     }
     DomTree::from_idom(idom, &in_tree, Vec::new())
+}
+
+/// The nearest common dominator, as a reverse-postorder number, of the
+/// `preds` already placed (`NONE` when none is): one step of Cooper,
+/// Harvey and Kennedy's iteration, for dominators and post-dominators alike.
+fn meet(doms: &[u32], num: &[u32], preds: impl Iterator<Item = usize>) -> u32 {
+    let mut new = NONE;
+    for p in preds {
+        let pp = num[p];
+        if pp == NONE || doms[pp as usize] == NONE {
+            continue;
+        }
+        new = if new == NONE {
+            pp
+        } else {
+            intersect_rpo(doms, pp, new)
+        };
+    }
+    new
 }
 
 /// The nearest common ancestor of two nodes (positions in reverse
@@ -305,18 +313,7 @@ pub fn post_dominators(cfg: &Cfg) -> DomTree {
                 true => &virtual_exit,
                 false => &[],
             };
-            let mut new = NONE;
-            for &p in cfg.succs(x).iter().chain(exit) {
-                let pp = num[p];
-                if pp == NONE || doms[pp as usize] == NONE {
-                    continue;
-                }
-                new = if new == NONE {
-                    pp
-                } else {
-                    intersect_rpo(&doms, pp, new)
-                };
-            }
+            let new = meet(&doms, &num, cfg.succs(x).iter().chain(exit).copied());
             if new != NONE && doms[i] != new {
                 doms[i] = new;
                 changed = true;
