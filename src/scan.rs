@@ -8,6 +8,7 @@ use crate::analysis::defuse::DefUse;
 use crate::analysis::provenance::{
     FunctionProvenance, ModuleContext, Provenance, Sources, entry_params,
 };
+use crate::compact_json::CompactJson;
 use crate::compile::xcrun::{self, MetalOptions, ProjectConfig, Unavailable, Xcrun};
 use crate::input::{self, Found};
 use crate::ir::{self, Diagnostic, Module, Opcode, Severity};
@@ -77,29 +78,20 @@ fn is_zero(n: &usize) -> bool {
 /// An entry point as the report shows it: its JSON, kept as compact text
 /// (a `serde_json::Value` per argument cost ~6 KB a kernel, and a large
 /// module has thousands), plus the two facts summaries need.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(transparent)]
 pub struct EntryJson {
-    json: Box<serde_json::value::RawValue>,
+    json: CompactJson,
+    #[serde(skip)]
     pub name: String,
+    #[serde(skip)]
     pub stage: &'static str,
-}
-
-/// Re-read while written, so a pretty report lays the entry point out like
-/// the rest (a raw value would be copied as the one compact line it is).
-impl Serialize for EntryJson {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut de = serde_json::Deserializer::from_str(self.json.get());
-        serde_transcode::transcode(&mut de, s)
-    }
 }
 
 impl EntryJson {
     fn of(ep: &ir::air::EntryPoint<'_>) -> Self {
-        let json = serde_json::value::to_raw_value(ep).unwrap_or_else(|_| {
-            serde_json::value::RawValue::from_string("null".into()).unwrap_or_default()
-        });
         EntryJson {
-            json,
+            json: CompactJson::of(ep),
             name: ep.name.to_string(),
             stage: ep.stage,
         }
@@ -107,7 +99,7 @@ impl EntryJson {
 
     /// The entry point's JSON, parsed (for the text report).
     pub fn value(&self) -> serde_json::Value {
-        serde_json::from_str(self.json.get()).unwrap_or(serde_json::Value::Null)
+        self.json.value()
     }
 }
 
@@ -135,7 +127,7 @@ pub struct ModuleSummary {
     pub instructions: usize,
     pub metadata_nodes: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub function_constants: Vec<serde_json::Value>,
+    pub function_constants: Vec<CompactJson>,
 }
 
 impl FileReport {
@@ -516,7 +508,12 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
         blocks: 0,
         instructions: 0,
         metadata_nodes: module.metadata.len(),
-        function_constants: air.function_constants.iter().map(to_json).collect(),
+        // Through a `Value`, whose keys are sorted, as reports always had them.
+        function_constants: air
+            .function_constants
+            .iter()
+            .map(|fc| CompactJson::of(&serde_json::to_value(fc).unwrap_or_default()))
+            .collect(),
     };
     let resolver = crate::source::Resolver::new(base, config.source_root.as_deref());
     let (findings, air) = analyze(
@@ -559,11 +556,6 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
         baseline_matched: 0,
         compiled: Vec::new(),
     }
-}
-
-/// The AIR layer's borrowed structs, as owned JSON for the report.
-fn to_json<T: Serialize>(v: &T) -> serde_json::Value {
-    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
 }
 
 /// The analyses of one defined function, as `walk_functions` hands them out.

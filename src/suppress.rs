@@ -160,7 +160,7 @@ fn bad_suppression(near: &Finding, path: &str, line: u32, why: String) -> Findin
         path: near.ir.path.clone(),
         line: near.ir.line,
     };
-    f.evidence = crate::rules::Evidence::empty();
+    f.evidence = crate::compact_json::CompactJson::empty_object();
     f.cycles = None;
     f.fingerprint = format!("suppression:{path}:{line}");
     f

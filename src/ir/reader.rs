@@ -73,6 +73,9 @@ pub fn read_module(text: &str) -> Module<'_> {
     }
     module.types = types;
     module.metadata.finish();
+    // Kept to the end of the scan: without the room their growth left.
+    module.functions.shrink_to_fit();
+    module.globals.shrink_to_fit();
     for (dropped, what, limit) in [
         (r.functions_dropped, "functions", limits::MAX_FUNCTIONS),
         (r.globals_dropped, "globals", limits::MAX_GLOBALS),
@@ -580,6 +583,7 @@ fn function<'a>(
             .get(attr_start..attr_end)
             .unwrap_or("")
             .trim_end();
+    params.shrink_to_fit();
     let mut f = Function {
         name,
         is_definition,

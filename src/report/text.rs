@@ -108,6 +108,7 @@ fn file(
                 .function_constants
                 .iter()
                 .map(|fc| {
+                    let fc = fc.value();
                     let name = fc["name"].as_str().or(fc["global"].as_str()).unwrap_or("?");
                     match (fc["type_name"].as_str(), fc["index"].as_u64()) {
                         (Some(t), Some(i)) => format!("{name} ({t}, index {i})"),

@@ -232,7 +232,7 @@ pub struct FunctionContext<'c, 'a> {
 
 /// One finding, ready for every output format. A large module has
 /// thousands: the strings its rule, file and function share are shared
-/// (`Arc`), and the evidence is kept as compact JSON.
+/// (`Arc`), and the evidence is kept as compact JSON (`CompactJson`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
     pub rule: Arc<str>,
@@ -266,7 +266,7 @@ pub struct Finding {
     /// Higher is more urgent: severity first, then loop depth, so a divide
     /// in a loop outranks the same divide outside one.
     pub rank: u32,
-    pub evidence: Evidence,
+    pub evidence: crate::compact_json::CompactJson,
     /// The optimization levels (`O0`, `O2`) a `.metal` source was compiled
     /// at where this finding appears; empty for IR given as input.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -277,38 +277,6 @@ pub struct Finding {
 pub struct IrLocation {
     pub path: Arc<str>,
     pub line: u32,
-}
-
-/// A finding's evidence as compact JSON text: as a `serde_json::Value` it
-/// took ~1.4 KB and ten allocations a finding (each map a B-tree node).
-/// Written out through a transcoder, so a pretty report lays it out as if
-/// it were a `Value`, keys in the same (sorted) order.
-#[derive(Debug, Clone)]
-pub struct Evidence(Box<serde_json::value::RawValue>);
-
-impl Evidence {
-    pub fn of(value: &serde_json::Value) -> Evidence {
-        match serde_json::value::to_raw_value(value) {
-            Ok(raw) => Evidence(raw),
-            Err(_) => Evidence::empty(),
-        }
-    }
-
-    /// `{}`.
-    pub fn empty() -> Evidence {
-        Evidence(serde_json::value::RawValue::from_string("{}".into()).unwrap_or_default())
-    }
-
-    /// The evidence parsed, for code that reads its fields.
-    pub fn value(&self) -> serde_json::Value {
-        serde_json::from_str(self.0.get()).unwrap_or_default()
-    }
-}
-
-impl Serialize for Evidence {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serde_transcode::transcode(&mut serde_json::Deserializer::from_str(self.0.get()), s)
-    }
 }
 
 /// FNV-1a: tiny, and stable across Rust versions (unlike `DefaultHasher`),
@@ -449,7 +417,7 @@ pub fn run(
                 inst: m.inst,
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),
-                evidence: Evidence::of(&description.evidence),
+                evidence: crate::compact_json::CompactJson::of(&description.evidence),
                 levels: Vec::new(),
             });
         }
