@@ -31,6 +31,30 @@ impl Source {
             Source::Owned(v) => v,
         }
     }
+
+    /// Gives back to the system the pages holding `part` (a slice of
+    /// `bytes()`) that the scan is done with: a scan reads each function
+    /// body once more after locating it, and keeping every page of a large
+    /// mapped file resident to the end was most of its peak memory. A page
+    /// read again is read again from the page cache. Nothing for a file
+    /// read into memory, or a `part` not within the mapping.
+    pub fn release(&self, part: &str) {
+        let Source::Mapped(m) = self else { return };
+        let Some(offset) = (part.as_ptr() as usize).checked_sub(m.as_ptr() as usize) else {
+            return;
+        };
+        if offset + part.len() > m.len() {
+            return;
+        }
+        // SAFETY: the mapping is read-only and private: MADV_DONTNEED only
+        // unmaps our copies of its pages, and the next access maps the
+        // file's pages again, with the same bytes (the file changing under
+        // us is the hazard of mapping it at all; see `load`). Failure
+        // changes nothing but memory, so it is ignored.
+        let _ = unsafe {
+            m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, offset, part.len())
+        };
+    }
 }
 
 /// Why a file could not be read as IR text at all.
@@ -256,5 +280,29 @@ fn error_path(err: &ignore::Error) -> Option<PathBuf> {
         }
         ignore::Error::Loop { child, .. } => Some(child.clone()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pages given back are read again from the file: the bytes do not change.
+    #[test]
+    fn released_pages_read_back_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.ll");
+        let text: String = (0..200_000).map(|i| format!("; line {i}\n")).collect();
+        std::fs::write(&path, &text).unwrap();
+        let source = load(&path).unwrap();
+        assert!(
+            matches!(source, Source::Mapped(_)),
+            "a file over 1 MB is mapped"
+        );
+        let mapped = as_ir_text(source.bytes()).unwrap();
+        source.release(&mapped[10_000..1_500_000]);
+        source.release(mapped);
+        source.release("not in the mapping");
+        assert_eq!(mapped, text);
     }
 }

@@ -339,7 +339,7 @@ fn merge_levels(
         let failure = match c.text {
             Err(e) => Some(e),
             Ok(text) => {
-                let r = scan_text_at(ir_name.clone(), source, &text, config);
+                let r = scan_text_at(ir_name.clone(), source, &text, config, &|_| {});
                 match r.status {
                     Status::Error => Some(format!(
                         "the compiler's IR ({ir_name}) could not be read: {}",
@@ -449,7 +449,8 @@ pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
         Ok(t) => t,
         Err(e) => return FileReport::failed(shown, e.0),
     };
-    scan_text_with(shown, text, config)
+    let base = PathBuf::from(&shown);
+    scan_text_at(shown, &base, text, config, &|part| source.release(part))
 }
 
 /// Scans IR text already in memory (`path` is only used for the report).
@@ -460,12 +461,20 @@ pub fn scan_text(path: String, text: &str, rules: &RuleSet) -> FileReport {
 /// Scans IR text with a full configuration.
 pub fn scan_text_with(path: String, text: &str, config: &ScanConfig<'_>) -> FileReport {
     let base = PathBuf::from(&path);
-    scan_text_at(path, &base, text, config)
+    scan_text_at(path, &base, text, config, &|_| {})
 }
 
 /// As [`scan_text_with`], looking for the MSL files debug info names around
 /// `base` (the IR's own path, or the `.metal` source it was compiled from).
-fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) -> FileReport {
+/// `release` is given each function body's text once the scan is done with
+/// it (`input::Source::release`).
+fn scan_text_at(
+    path: String,
+    base: &Path,
+    text: &str,
+    config: &ScanConfig<'_>,
+    release: &dyn Fn(&str),
+) -> FileReport {
     let rules = config.rules;
     let mut module = ir::read_module(text);
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
@@ -516,15 +525,17 @@ fn scan_text_at(path: String, base: &Path, text: &str, config: &ScanConfig<'_>) 
             .collect(),
     };
     let resolver = crate::source::Resolver::new(base, config.source_root.as_deref());
-    let (findings, air) = analyze(
+    let (findings, air, blocks, instructions) = analyze(
         &mut module,
         air,
         rules,
         &path,
         &resolver,
         &mut diagnostics,
-        &mut summary,
+        release,
     );
+    summary.blocks += blocks;
+    summary.instructions += instructions;
     // Metadata the scan used and found broken (the reader checks only
     // brackets; see `MetadataTable::get`).
     diagnostics.extend(module.metadata.take_errors());
@@ -710,7 +721,9 @@ pub fn walk_functions<'a>(
     }
 }
 
-/// Runs the rules on every function and maps each finding to its source.
+/// Runs the rules on every function and maps each finding to its source;
+/// gives each body's text to `release` once done with it. Returns the
+/// findings, the AIR layer, and the blocks and instructions read.
 fn analyze<'a>(
     module: &mut Module<'a>,
     air: ir::air::AirInfo<'a>,
@@ -718,8 +731,8 @@ fn analyze<'a>(
     path: &str,
     resolver: &crate::source::Resolver,
     diagnostics: &mut Vec<Diagnostic>,
-    summary: &mut ModuleSummary,
-) -> (Vec<Finding>, ir::air::AirInfo<'a>) {
+    release: &dyn Fn(&str),
+) -> (Vec<Finding>, ir::air::AirInfo<'a>, usize, usize) {
     let mut findings = Vec::new();
     let path: std::sync::Arc<str> = path.into();
     let walked = walk_functions(module, air, diagnostics, |module, ctx, v| {
@@ -730,11 +743,17 @@ fn analyze<'a>(
             f.source = mapped.source;
             f.inlined_at = mapped.inlined_at;
         }
+        if let Some(body) = v
+            .function
+            .body_range
+            .clone()
+            .and_then(|r| module.text.get(r))
+        {
+            release(body);
+        }
     });
-    summary.blocks += walked.blocks;
-    summary.instructions += walked.instructions;
     findings.sort_by(|a, b| a.ir.line.cmp(&b.ir.line).then_with(|| a.rule.cmp(&b.rule)));
-    (findings, walked.ctx.air)
+    (findings, walked.ctx.air, walked.blocks, walked.instructions)
 }
 
 /// Scans every file the paths name, `jobs` files at a time. Reports come
