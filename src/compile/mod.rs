@@ -127,11 +127,7 @@ pub fn disassemble_files(
             Prepared::Done(_) => None,
         })
         .collect();
-    let mut texts = bitcode
-        .par_chunks(llvm_dis::BATCH)
-        .flat_map_iter(|chunk| tool.disassemble_many(chunk))
-        .collect::<Vec<_>>()
-        .into_iter();
+    let mut texts = in_batches(tool, &bitcode).into_iter();
     prepared
         .into_iter()
         .map(|p| match p {
@@ -144,6 +140,15 @@ pub fn disassemble_files(
                     .unwrap_or_else(|| Err("llvm-dis gave no result".into())),
             }]),
         })
+        .collect()
+}
+
+/// Each module's text, [`llvm_dis::BATCH`] modules a process, the batches
+/// in parallel on rayon's pool.
+fn in_batches(tool: &LlvmDis, modules: &[(&[u8], &str)]) -> Vec<Result<String, String>> {
+    modules
+        .par_chunks(llvm_dis::BATCH)
+        .flat_map_iter(|chunk| tool.disassemble_many(chunk))
         .collect()
 }
 
@@ -183,10 +188,7 @@ fn prepare(path: &Path, tool: &LlvmDis) -> Prepared {
             .zip(&names)
             .map(|(f, name)| (f.module(), name.as_str()))
             .collect();
-        let texts: Vec<Result<String, String>> = modules
-            .par_chunks(llvm_dis::BATCH)
-            .flat_map_iter(|chunk| tool.disassemble_many(chunk))
-            .collect();
+        let texts = in_batches(tool, &modules);
         return Prepared::Done(Ok(lib
             .functions
             .iter()
