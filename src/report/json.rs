@@ -214,7 +214,7 @@ pub fn write(files: &[FileReport], out: &mut impl std::io::Write) -> std::io::Re
     };
     use std::io::Write;
     let mut buffered = std::io::BufWriter::new(out);
-    serde_json::to_writer_pretty(&mut buffered, &report).map_err(std::io::Error::other)?;
+    crate::compact_json::to_writer_pretty(&mut buffered, &report)?;
     buffered.write_all(b"\n")?;
     buffered.flush()
 }
