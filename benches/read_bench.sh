@@ -6,6 +6,8 @@
 # Environment (all optional):
 #   CORPUS    corpus directory        (default: <repo>/../shared/corpus)
 #   AIR_SCAN  air-scan binary         (default: <repo>/target/release/air-scan)
+#   READER    the reader-alone bench  (default: built by `cargo bench --bench read --no-run`;
+#             set it empty to skip the reader rows)
 #   LLVM_AS   llvm-as of LLVM 22      (default: llvm-as-22 / /usr/lib/llvm-22/bin/llvm-as)
 #   RUNS      runs per measurement, best wall time is reported (default 3)
 #   SIZE_MB   size of the generated large modules in MB = 10^6 bytes (default 100)
@@ -62,6 +64,16 @@ if [ ! -x "$AIR_SCAN" ]; then
     AIR_SCAN=""
 fi
 
+if [ -z "${READER+set}" ]; then
+    READER=$(cd "$root" && cargo bench --bench read --no-run 2>&1 \
+        | sed -n 's/.*Executable .*(\(.*\))$/\1/p' | tail -1)
+    [ -n "$READER" ] && READER="$root/$READER"
+fi
+if [ -n "$READER" ] && [ ! -x "$READER" ]; then
+    log "reader bench not found at '$READER'; skipping the reader rows"
+    READER=""
+fi
+
 mkdir -p "$BENCH_DIR"
 
 # --- generated modules (cached in $BENCH_DIR, regenerated when corpus/generator/size change) ---
@@ -99,14 +111,14 @@ if ! { [ -x "$TIME_BIN" ] && "$TIME_BIN" --version 2>&1 | grep -q GNU; }; then
     TIME_BIN=""
 fi
 
-export CORPUS AIR_SCAN LLVM_AS RUNS BENCH_DIR TIME_BIN large_opaque large_typed merged
+export CORPUS AIR_SCAN READER LLVM_AS RUNS BENCH_DIR TIME_BIN large_opaque large_typed merged
 
 # --- measurements (a small python driver) ---
 python3 - <<'PY'
-import json, os, subprocess, sys, time
+import json, os, re, subprocess, sys, time
 
 E = os.environ
-corpus, air_scan, llvm_as = E["CORPUS"], E["AIR_SCAN"], E["LLVM_AS"]
+corpus, air_scan, llvm_as, reader = E["CORPUS"], E["AIR_SCAN"], E["LLVM_AS"], E["READER"]
 runs, bench_dir, time_bin = int(E["RUNS"]), E["BENCH_DIR"], E["TIME_BIN"]
 large_opaque, large_typed, merged = E["large_opaque"], E["large_typed"], E["merged"]
 MB = 1e6
@@ -215,6 +227,21 @@ def air_scan_row(key, inp, nbytes, paths):
         notes.append(f"air-scan's output on {inp} is not valid JSON ({e}); see {out}")
 
 
+def reader_row(key, inp, nbytes, paths):
+    """The reader alone (benches/read.rs, READER_ONLY): read_module and every
+    body on text already in memory, best of max(RUNS, 5) in one process."""
+    env = {**os.environ, "READER_ONLY": "1", "RUNS": str(max(runs, 5))}
+    p = subprocess.run([reader, *paths], env=env, capture_output=True, text=True)
+    best = re.search(r"best ([0-9.]+) s", p.stdout)
+    peak = re.search(r"peak RSS after reading: ([0-9]+) MB", p.stdout)
+    if p.returncode != 0 or not best:
+        notes.append(f"the reader bench failed on {inp} (exit {p.returncode}): {p.stderr[-500:]}")
+        return
+    log(f"reader {key}: {best.group(1)} s")
+    row(key, inp, nbytes, "air-scan reader alone (in process)", float(best.group(1)),
+        int(peak.group(1)) * MB if peak else 0)
+
+
 def llvm_as_row(key, inp, nbytes, path):
     wall, rss, _ = bench(f"llvm-as-22 {key}", [[llvm_as, "-disable-output", "-disable-verify", path]])
     row(key, inp, nbytes, "llvm-as-22 -disable-verify", wall, rss)
@@ -238,6 +265,8 @@ if llvm_as:
 inp_all = f"corpus: all {len(all_ll)} `.ll` files"
 inp_opq = f"corpus: {len(opaque)} `.opaque.ll` files"
 # LLVM 22 still parses typed-pointer syntax (as opaque `ptr`), so llvm-as-22 reads every file.
+if reader:
+    reader_row("rd-all", inp_all, s_all, [corpus])
 if air_scan:
     air_scan_row("as-all", inp_all, s_all, [corpus])
 if llvm_as:
@@ -249,6 +278,8 @@ if llvm_as:
 
 # (a') the same modules in one file (no per-process start-up)
 inp_mg = "corpus `.opaque.ll` as one module"
+if reader:
+    reader_row("rd-mg", inp_mg, s_mg, [merged])
 if air_scan:
     air_scan_row("as-mg", inp_mg, s_mg, [merged])
 if llvm_as:
@@ -257,10 +288,14 @@ if llvm_as:
 # (b) one large module
 inp_lo = "large module, opaque pointers"
 inp_lt = "large module, typed pointers"
+if reader:
+    reader_row("rd-lo", inp_lo, s_lo, [large_opaque])
 if air_scan:
     air_scan_row("as-lo", inp_lo, s_lo, [large_opaque])
 if llvm_as:
     llvm_as_row("ll-lo", inp_lo, s_lo, large_opaque)
+if reader:
+    reader_row("rd-lt", inp_lt, s_lt, [large_typed])
 if air_scan:
     air_scan_row("as-lt", inp_lt, s_lt, [large_typed])
 if llvm_as:
@@ -315,6 +350,13 @@ if air_scan and llvm_as:
           f"(typed: {x('as-lt', 'll-lt')}), corpus as one module {x('as-mg', 'll-mg')}, corpus file by file "
           f"{x('as-all', 'll-all')} (all) / {x('as-opq', 'll-opq')} (`.opaque.ll`) "
           f"— {'meets' if ok else '**misses**'} the target on the large modules.")
+    if reader:
+        ok = all(k in res and res[k][0] / res[l][0] >= 10 for k, l in
+                 (("rd-mg", "ll-mg"), ("rd-lo", "ll-lo"), ("rd-lt", "ll-lt")) if l in res)
+        print(f"- The reader alone vs llvm-as-22 (issue 2, target ≥ 10×): corpus as one module "
+              f"**{x('rd-mg', 'll-mg')}**, large module **{x('rd-lo', 'll-lo')}** (typed: "
+              f"**{x('rd-lt', 'll-lt')}**) — {'meets' if ok else '**misses**'} the target. Its peak RSS "
+              "is the text in memory plus one module's model.")
     big = {k: res[k][1] for k in ("as-lo", "as-lt") if k in res}
     if big and "ll-lo" in res:
         worst = max(big.values())
