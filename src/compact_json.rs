@@ -50,7 +50,22 @@ impl Serialize for CompactJson {
 /// Transcoding each through a deserializer instead was a seventh of a whole
 /// scan's instructions on a module whose report is 5 MB.
 pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(out: W, value: &T) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(out, Pretty::default());
+    to_writer_pretty_at(out, 0, value)
+}
+
+/// `to_writer_pretty` for a value that stands `depth` levels deep in a
+/// pretty document: its inner lines are indented to match, so the text can
+/// be written where the value goes.
+pub fn to_writer_pretty_at<W: Write, T: Serialize + ?Sized>(
+    out: W,
+    depth: usize,
+    value: &T,
+) -> io::Result<()> {
+    let pretty = Pretty {
+        depth,
+        has_value: false,
+    };
+    let mut ser = serde_json::Serializer::with_formatter(out, pretty);
     value.serialize(&mut ser).map_err(io::Error::other)
 }
 
@@ -64,7 +79,7 @@ struct Pretty {
 
 const INDENT: &[u8] = b"  ";
 
-fn newline_and_indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::Result<()> {
+pub fn newline_and_indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::Result<()> {
     out.write_all(b"\n")?;
     for _ in 0..depth {
         out.write_all(INDENT)?;

@@ -287,7 +287,7 @@ fn main() -> ExitCode {
             args.show_suppressed,
         )),
         // Streamed: a large report is never held in memory whole.
-        Format::Json => match report::json::write(&files, &mut std::io::stdout().lock()) {
+        Format::Json => match report::json::write(&files, jobs, &mut std::io::stdout().lock()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(_) => ExitCode::from(2),
         },

@@ -7,10 +7,13 @@
 //! runs on the same input give the same bytes whatever `--jobs` is.
 
 use super::Totals;
+use crate::compact_json::{newline_and_indent, to_writer_pretty_at};
 use crate::rules::{Finding, RuleSet, Severity};
 use crate::scan::FileReport;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 /// 2: adds `summary`, and documents `fingerprint`, `suppressed` and
 /// `baseline_matched`.
@@ -20,16 +23,6 @@ pub const SCHEMA_VERSION: u32 = 2;
 struct Tool {
     name: &'static str,
     version: &'static str,
-}
-
-#[derive(Serialize)]
-struct Report<'r> {
-    schema_version: u32,
-    tool: Tool,
-    files: &'r [FileReport],
-    findings: Vec<&'r Finding>,
-    summary: Summary,
-    totals: Totals,
 }
 
 /// Findings counted per rule, per severity and per entry point.
@@ -192,31 +185,101 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
 /// Renders the whole report as pretty-printed JSON, ending in a newline.
 pub fn render(files: &[FileReport]) -> String {
     let mut out = Vec::new();
-    match write(files, &mut out) {
+    match write(files, 1, &mut out) {
         Ok(()) => String::from_utf8(out).unwrap_or_default(),
         Err(e) => format!("{{\"error\": \"{e}\"}}\n"),
     }
 }
 
 /// Writes the report to `out` as it is serialized: a large report is
-/// never held in memory whole.
-pub fn write(files: &[FileReport], out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let report = Report {
-        schema_version: SCHEMA_VERSION,
-        tool: Tool {
-            name: env!("CARGO_PKG_NAME"),
-            version: env!("CARGO_PKG_VERSION"),
-        },
-        files,
-        findings: files.iter().flat_map(|f| &f.findings).collect(),
-        summary: summarize(files, &fallback_cycles(files)),
-        totals: Totals::of(files),
+/// never held in memory whole. The layout is `serde_json`'s pretty one (a
+/// test holds it to that); with `jobs` > 1 the entries of `files` and
+/// `findings`, most of the bytes, are laid out by `jobs` threads a chunk at
+/// a time, so the report does not make a parallel scan wait on one core.
+pub fn write(files: &[FileReport], jobs: usize, out: &mut impl Write) -> io::Result<()> {
+    let findings: Vec<&Finding> = files.iter().flat_map(|f| &f.findings).collect();
+    let pool = match jobs {
+        0 | 1 => None,
+        n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
     };
-    use std::io::Write;
-    let mut buffered = std::io::BufWriter::new(out);
-    crate::compact_json::to_writer_pretty(&mut buffered, &report)?;
-    buffered.write_all(b"\n")?;
-    buffered.flush()
+    let mut out = io::BufWriter::new(out);
+    let w = &mut out;
+    w.write_all(b"{")?;
+    key(w, "schema_version", true)?;
+    to_writer_pretty_at(&mut *w, 1, &SCHEMA_VERSION)?;
+    key(w, "tool", false)?;
+    let tool = Tool {
+        name: env!("CARGO_PKG_NAME"),
+        version: env!("CARGO_PKG_VERSION"),
+    };
+    to_writer_pretty_at(&mut *w, 1, &tool)?;
+    key(w, "files", false)?;
+    array(w, files, pool.as_ref())?;
+    key(w, "findings", false)?;
+    array(w, &findings, pool.as_ref())?;
+    key(w, "summary", false)?;
+    to_writer_pretty_at(&mut *w, 1, &summarize(files, &fallback_cycles(files)))?;
+    key(w, "totals", false)?;
+    to_writer_pretty_at(&mut *w, 1, &Totals::of(files))?;
+    w.write_all(b"\n}\n")?;
+    out.flush()
+}
+
+/// A key of the top-level object, after the comma that ends the entry
+/// before it (serde_json's pretty layout, at depth 1).
+fn key(w: &mut impl Write, name: &str, first: bool) -> io::Result<()> {
+    w.write_all(if first { b"" } else { b"," })?;
+    newline_and_indent(w, 1)?;
+    write!(w, "\"{name}\": ")
+}
+
+/// Entries laid out by the pool at a time: enough to keep every thread
+/// busy, few enough that their text stays small next to the report.
+const CHUNK: usize = 64;
+
+/// `items` as the pretty array that is a value of the top-level object.
+fn array<T: Serialize + Sync>(
+    w: &mut impl Write,
+    items: &[T],
+    pool: Option<&rayon::ThreadPool>,
+) -> io::Result<()> {
+    if items.is_empty() {
+        return w.write_all(b"[]");
+    }
+    w.write_all(b"[")?;
+    let mut first = true;
+    let mut separator = |w: &mut dyn Write| -> io::Result<()> {
+        w.write_all(if first { b"" } else { b"," })?;
+        first = false;
+        newline_and_indent(w, 2)
+    };
+    match pool {
+        Some(pool) if items.len() > 1 => {
+            for chunk in items.chunks(CHUNK * pool.current_num_threads()) {
+                let laid_out: Vec<io::Result<Vec<u8>>> = pool.install(|| {
+                    chunk
+                        .par_iter()
+                        .map(|item| {
+                            let mut text = Vec::new();
+                            to_writer_pretty_at(&mut text, 2, item).map(|()| text)
+                        })
+                        .collect()
+                });
+                for text in laid_out {
+                    separator(w)?;
+                    w.write_all(&text?)?;
+                }
+            }
+        }
+        _ => {
+            for item in items {
+                separator(w)?;
+                to_writer_pretty_at(&mut *w, 2, item)?;
+            }
+        }
+    }
+    newline_and_indent(w, 1)?;
+    w.write_all(b"]")
 }
 
 #[cfg(test)]
@@ -227,6 +290,54 @@ mod tests {
 
     fn helpers() -> FileReport {
         crate::scan::scan_text("h.ll".into(), TWO_KERNELS, &RuleSet::builtin())
+    }
+
+    /// The report as serde_json lays it out, for `write` to match.
+    #[derive(Serialize)]
+    struct Report<'r> {
+        schema_version: u32,
+        tool: Tool,
+        files: &'r [FileReport],
+        findings: Vec<&'r Finding>,
+        summary: Summary,
+        totals: Totals,
+    }
+
+    #[test]
+    fn written_as_serde_json_lays_it_out_with_one_thread_or_several() {
+        // Every fixture, three times over: more entries than one chunk of
+        // two threads, with findings, failed files and empty lists.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let rules = RuleSet::builtin();
+        let config = crate::scan::ScanConfig::new(&rules);
+        let once = crate::scan::scan_paths(&[root], 1, &config);
+        let files: Vec<FileReport> = (0..3).flat_map(|_| once.iter().cloned()).collect();
+        assert!(files.len() > 2 * CHUNK && files.iter().any(|f| !f.findings.is_empty()));
+        // serde_json's layout, compact values included (`to_writer_pretty`
+        // is held to serde_json's own in compact_json's tests).
+        let report = Report {
+            schema_version: SCHEMA_VERSION,
+            tool: Tool {
+                name: env!("CARGO_PKG_NAME"),
+                version: env!("CARGO_PKG_VERSION"),
+            },
+            files: &files,
+            findings: files.iter().flat_map(|f| &f.findings).collect(),
+            summary: summarize(&files, &fallback_cycles(&files)),
+            totals: Totals::of(&files),
+        };
+        let mut expected = Vec::new();
+        crate::compact_json::to_writer_pretty(&mut expected, &report).unwrap();
+        let expected = String::from_utf8(expected).unwrap() + "\n";
+        for jobs in [1, 2, 3] {
+            let mut out = Vec::new();
+            write(&files, jobs, &mut out).unwrap();
+            assert!(String::from_utf8(out).unwrap() == expected, "--jobs {jobs}");
+        }
+        let mut out = Vec::new();
+        write(&[], 2, &mut out).unwrap();
+        let empty: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(empty["files"], serde_json::json!([]));
     }
 
     #[test]
