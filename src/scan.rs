@@ -803,6 +803,8 @@ pub fn scan_paths(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Ve
 
 /// What a whole scan gave.
 pub struct ScanOutput {
+    /// Every file's report, in the order the files were found (empty when
+    /// `scan_each` handed them to a sink).
     pub files: Vec<FileReport>,
     /// `.metal` files not compiled because no compiler is here.
     pub skipped: Vec<PathBuf>,
@@ -824,6 +826,22 @@ const PROGRESS_MIN_FILES: usize = 16;
 /// As [`scan_paths`], also saying which `.metal` files were skipped: where
 /// no compiler driver is found they are left out, not failed.
 pub fn scan_all(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> ScanOutput {
+    let mut files = Vec::new();
+    let mut out = scan_each(paths, jobs, config, |report| files.push(report));
+    out.files = files;
+    out
+}
+
+/// Scans `paths` with `jobs` threads and gives each file's report to `sink`,
+/// on the calling thread, in the order the files were found, as soon as it
+/// and every report before it are done: a caller that writes each report and
+/// lets it go holds a few at a time, not the whole scan's.
+pub fn scan_each(
+    paths: &[PathBuf],
+    jobs: usize,
+    config: &ScanConfig<'_>,
+    mut sink: impl FnMut(FileReport),
+) -> ScanOutput {
     let mut found = input::collect_with(paths, &config.walk);
     let is_metal = |f: &Found| matches!(f, Found::File(p) if xcrun::is_metal(p));
     let has_metal = found.iter().any(is_metal);
@@ -870,18 +888,52 @@ pub fn scan_all(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Scan
         bar.inc(out.len() as u64);
         out
     };
-    let mut done: Vec<(usize, Vec<FileReport>)> = match rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-    {
-        Ok(pool) => pool.install(|| units.par_iter().flat_map_iter(work).collect()),
-        Err(_) => units.iter().flat_map(work).collect(),
+    // Workers take units in order from a shared counter (rayon's splitting
+    // would start the second half early and leave its reports waiting), and
+    // the calling thread puts reports back in order as they arrive.
+    let next_unit = std::sync::atomic::AtomicUsize::new(0);
+    let take_units = |done: std::sync::mpsc::Sender<Vec<(usize, Vec<FileReport>)>>| {
+        use std::sync::atomic::Ordering::Relaxed;
+        while let Some(unit) = units.get(next_unit.fetch_add(1, Relaxed)) {
+            if done.send(work(unit)).is_err() {
+                return;
+            }
+        }
     };
-    done.sort_by_key(|(i, _)| *i);
-    let files = done.into_iter().flat_map(|(_, reports)| reports).collect();
+    let (done, arrived) = std::sync::mpsc::channel();
+    std::thread::scope(|threads| {
+        threads.spawn(|| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(jobs.max(1))
+                .build();
+            match pool {
+                // In the pool, so a unit's own parallel work (the levels of
+                // a .metal file) keeps to --jobs threads too.
+                Ok(pool) => pool.scope(|scope| {
+                    for _ in 0..jobs.max(1) {
+                        let done = done.clone();
+                        scope.spawn(|_| take_units(done));
+                    }
+                    drop(done);
+                }),
+                Err(_) => take_units(done),
+            }
+        });
+        let mut waiting: std::collections::BTreeMap<usize, Vec<FileReport>> = Default::default();
+        let mut wanted = 0;
+        for reports in arrived {
+            waiting.extend(reports);
+            while let Some(reports) = waiting.remove(&wanted) {
+                reports.into_iter().for_each(&mut sink);
+                wanted += 1;
+            }
+        }
+        // A file that gave no entry (none should) holds back no other.
+        waiting.into_values().flatten().for_each(&mut sink);
+    });
     bar.finish_and_clear();
     ScanOutput {
-        files,
+        files: Vec::new(),
         skipped,
         skip_reason,
     }
@@ -895,27 +947,28 @@ enum Unit<'f> {
     Binaries(Vec<(usize, &'f Path)>),
 }
 
-/// `found` cut into units: the binaries in groups, wherever they stand
-/// (a folder often holds `x.air` beside `x.ll`), the rest one by one.
+/// `found` cut into units in the order found: the binaries in groups,
+/// wherever they stand (a folder often holds `x.air` beside `x.ll`), each
+/// group where its first file stands; the rest one by one.
 fn units(found: &[Found]) -> Vec<Unit<'_>> {
     let mut units = Vec::new();
-    let mut binaries = Vec::new();
+    // The unit being filled with binaries, as an index into `units`.
+    let mut open_batch: Option<usize> = None;
     for (i, f) in found.iter().enumerate() {
         match f {
             Found::File(p) if crate::compile::BinaryInput::from_path(p).is_some() => {
-                binaries.push((i, p.as_path()))
+                match open_batch.map(|u| &mut units[u]) {
+                    Some(Unit::Binaries(batch)) if batch.len() < crate::compile::llvm_dis::BATCH => {
+                        batch.push((i, p.as_path()))
+                    }
+                    _ => {
+                        open_batch = Some(units.len());
+                        units.push(Unit::Binaries(vec![(i, p.as_path())]));
+                    }
+                }
             }
             _ => units.push(Unit::One(i, f)),
         }
-    }
-    let mut binaries = binaries.into_iter().peekable();
-    while binaries.peek().is_some() {
-        units.push(Unit::Binaries(
-            binaries
-                .by_ref()
-                .take(crate::compile::llvm_dis::BATCH)
-                .collect(),
-        ));
     }
     units
 }
