@@ -271,39 +271,6 @@ fn main() -> ExitCode {
         }
         None => None,
     };
-    let scanned = scan::scan_all(&args.paths, jobs, &config);
-    if let Some(line) = scanned.skipped_line() {
-        eprintln!("{line}");
-    }
-    let mut files = scanned.files;
-    air_scan::suppress::apply(&mut files);
-    if let Some(b) = &baseline {
-        b.apply(&mut files);
-    }
-    let printed = match args.format {
-        Format::Text => print(&report::text::render(
-            &files,
-            args.color.enabled(),
-            args.show_suppressed,
-        )),
-        // Streamed: a large report is never held in memory whole.
-        Format::Json => match report::json::write(&files, jobs, &mut std::io::stdout().lock()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(_) => ExitCode::from(2),
-        },
-        Format::Sarif => print(&report::sarif::render(
-            &files,
-            &rules,
-            args.sarif_root.as_deref(),
-        )),
-    };
-    if printed != ExitCode::SUCCESS {
-        return ExitCode::from(2);
-    }
-    let totals = report::Totals::of(&files);
-    if totals.failed > 0 || totals.errors > 0 {
-        return ExitCode::from(2);
-    }
     use air_scan::rules::Severity;
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),
@@ -311,12 +278,69 @@ fn main() -> ExitCode {
         FailOn::Note => Some(Severity::Note),
         FailOn::Never => None,
     };
-    let failing = threshold.is_some_and(|t| {
-        files
-            .iter()
-            .flat_map(|f| &f.findings)
-            .any(|f| f.severity >= t)
-    });
+    let fails = |files: &[scan::FileReport]| {
+        threshold.is_some_and(|t| {
+            files
+                .iter()
+                .flat_map(|f| &f.findings)
+                .any(|f| f.severity >= t)
+        })
+    };
+    let mut suppressor = air_scan::suppress::Suppressor::default();
+    let mut settle = |file: &mut scan::FileReport| {
+        suppressor.apply(file);
+        if let Some(b) = &baseline {
+            b.apply(std::slice::from_mut(file));
+        }
+    };
+    let (scanned, written, totals, failing) = match args.format {
+        // Each file's entry is written as soon as the file is read, and the
+        // report let go: a scan of many large modules holds one at a time.
+        Format::Json => {
+            let mut stream = report::json::JsonStream::new(std::io::stdout());
+            let mut failing = false;
+            let scanned = scan::scan_each(&args.paths, jobs, &config, |mut file| {
+                settle(&mut file);
+                failing |= fails(std::slice::from_ref(&file));
+                if let Ok(s) = &mut stream
+                    && let Err(e) = s.add(&file)
+                {
+                    stream = Err(e);
+                }
+            });
+            match stream.and_then(|s| s.finish()) {
+                Ok(totals) => (scanned, ExitCode::SUCCESS, totals, failing),
+                Err(_) => (scanned, ExitCode::from(2), Default::default(), failing),
+            }
+        }
+        Format::Text | Format::Sarif => {
+            let mut scanned = scan::scan_all(&args.paths, jobs, &config);
+            let mut files = std::mem::take(&mut scanned.files);
+            files.iter_mut().for_each(&mut settle);
+            let written = match args.format {
+                Format::Text => print(&report::text::render(
+                    &files,
+                    args.color.enabled(),
+                    args.show_suppressed,
+                )),
+                _ => print(&report::sarif::render(
+                    &files,
+                    &rules,
+                    args.sarif_root.as_deref(),
+                )),
+            };
+            (scanned, written, report::Totals::of(&files), fails(&files))
+        }
+    };
+    if let Some(line) = scanned.skipped_line() {
+        eprintln!("{line}");
+    }
+    if written != ExitCode::SUCCESS {
+        return ExitCode::from(2);
+    }
+    if totals.failed > 0 || totals.errors > 0 {
+        return ExitCode::from(2);
+    }
     if failing {
         ExitCode::from(1)
     } else {

@@ -840,7 +840,7 @@ pub fn scan_each(
     paths: &[PathBuf],
     jobs: usize,
     config: &ScanConfig<'_>,
-    mut sink: impl FnMut(FileReport),
+    mut sink: impl FnMut(FileReport) + Send,
 ) -> ScanOutput {
     let mut found = input::collect_with(paths, &config.walk);
     let is_metal = |f: &Found| matches!(f, Found::File(p) if xcrun::is_metal(p));
@@ -867,7 +867,7 @@ pub fn scan_each(
     let units = units(&found);
     // Each unit gives each of its files' reports, with the file's place in
     // `found`: reports come out in that order whatever the grouping.
-    let work = |unit: &Unit<'_>| -> Vec<(usize, Vec<FileReport>)> {
+    let work = |unit: &Unit<'_>| -> UnitReports {
         let out = match unit {
             Unit::Binaries(files) => {
                 let paths: Vec<&Path> = files.iter().map(|(_, p)| *p).collect();
@@ -888,11 +888,49 @@ pub fn scan_each(
         bar.inc(out.len() as u64);
         out
     };
-    // Workers take units in order from a shared counter (rayon's splitting
-    // would start the second half early and leave its reports waiting), and
-    // the calling thread puts reports back in order as they arrive.
+    let mut in_order = InOrder::default();
+    // In the pool, so that a unit's own parallel work (the levels of a
+    // .metal file) keeps to --jobs threads too.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build();
+    match pool {
+        // One thread: each report is given before the next file is read.
+        Ok(pool) if jobs <= 1 => pool.install(|| {
+            for unit in &units {
+                in_order.put(work(unit), &mut sink);
+            }
+        }),
+        Ok(pool) => in_threads(&pool, &units, &work, |reports| {
+            in_order.put(reports, &mut sink)
+        }),
+        Err(_) => {
+            for unit in &units {
+                in_order.put(work(unit), &mut sink);
+            }
+        }
+    }
+    in_order.flush(&mut sink);
+    bar.finish_and_clear();
+    ScanOutput {
+        files: Vec::new(),
+        skipped,
+        skip_reason,
+    }
+}
+
+/// Runs `work` on every unit with the pool's threads, which take units in order
+/// from a shared counter (rayon's splitting would start the second half
+/// early and leave its reports waiting), and gives each unit's reports to
+/// `arrived` on the calling thread as they come.
+fn in_threads<'u>(
+    pool: &rayon::ThreadPool,
+    units: &[Unit<'u>],
+    work: &(dyn Fn(&Unit<'u>) -> UnitReports + Sync),
+    mut arrived: impl FnMut(UnitReports),
+) {
     let next_unit = std::sync::atomic::AtomicUsize::new(0);
-    let take_units = |done: std::sync::mpsc::Sender<Vec<(usize, Vec<FileReport>)>>| {
+    let take_units = |done: std::sync::mpsc::Sender<UnitReports>| {
         use std::sync::atomic::Ordering::Relaxed;
         while let Some(unit) = units.get(next_unit.fetch_add(1, Relaxed)) {
             if done.send(work(unit)).is_err() {
@@ -900,42 +938,49 @@ pub fn scan_each(
             }
         }
     };
-    let (done, arrived) = std::sync::mpsc::channel();
+    let (done, reports) = std::sync::mpsc::channel();
     std::thread::scope(|threads| {
         threads.spawn(|| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(jobs.max(1))
-                .build();
-            match pool {
-                // In the pool, so a unit's own parallel work (the levels of
-                // a .metal file) keeps to --jobs threads too.
-                Ok(pool) => pool.scope(|scope| {
-                    for _ in 0..jobs.max(1) {
-                        let done = done.clone();
-                        scope.spawn(|_| take_units(done));
-                    }
-                    drop(done);
-                }),
-                Err(_) => take_units(done),
-            }
+            pool.scope(|scope| {
+                for _ in 0..pool.current_num_threads() {
+                    let done = done.clone();
+                    scope.spawn(|_| take_units(done));
+                }
+                drop(done);
+            })
         });
-        let mut waiting: std::collections::BTreeMap<usize, Vec<FileReport>> = Default::default();
-        let mut wanted = 0;
-        for reports in arrived {
-            waiting.extend(reports);
-            while let Some(reports) = waiting.remove(&wanted) {
-                reports.into_iter().for_each(&mut sink);
-                wanted += 1;
-            }
-        }
-        // A file that gave no entry (none should) holds back no other.
-        waiting.into_values().flatten().for_each(&mut sink);
+        reports.into_iter().for_each(&mut arrived);
     });
-    bar.finish_and_clear();
-    ScanOutput {
-        files: Vec::new(),
-        skipped,
-        skip_reason,
+}
+
+/// A unit's reports, each file's with its place in the list found.
+type UnitReports = Vec<(usize, Vec<FileReport>)>;
+
+/// Reports that arrive out of order, given on in order.
+#[derive(Default)]
+struct InOrder {
+    waiting: std::collections::BTreeMap<usize, Vec<FileReport>>,
+    wanted: usize,
+}
+
+impl InOrder {
+    /// Takes a unit's reports (each with its file's place in the list
+    /// found) and gives `sink` every report now next in line.
+    fn put(&mut self, reports: UnitReports, sink: &mut impl FnMut(FileReport)) {
+        self.waiting.extend(reports);
+        while let Some(reports) = self.waiting.remove(&self.wanted) {
+            reports.into_iter().for_each(&mut *sink);
+            self.wanted += 1;
+        }
+    }
+
+    /// Gives whatever still waits: a file that gave no entry (none should)
+    /// holds back no other.
+    fn flush(&mut self, sink: &mut impl FnMut(FileReport)) {
+        std::mem::take(&mut self.waiting)
+            .into_values()
+            .flatten()
+            .for_each(sink);
     }
 }
 
@@ -958,7 +1003,9 @@ fn units(found: &[Found]) -> Vec<Unit<'_>> {
         match f {
             Found::File(p) if crate::compile::BinaryInput::from_path(p).is_some() => {
                 match open_batch.map(|u| &mut units[u]) {
-                    Some(Unit::Binaries(batch)) if batch.len() < crate::compile::llvm_dis::BATCH => {
+                    Some(Unit::Binaries(batch))
+                        if batch.len() < crate::compile::llvm_dis::BATCH =>
+                    {
                         batch.push((i, p.as_path()))
                     }
                     _ => {

@@ -91,9 +91,25 @@ impl Sources {
 /// Moves suppressed findings out of each file's findings (into its
 /// `suppressed`), and adds a finding for each malformed suppression met.
 pub fn apply(files: &mut [FileReport]) {
-    let mut sources = Sources::default();
-    let mut reported_bad: std::collections::HashSet<(String, usize)> = Default::default();
-    for file in files.iter_mut() {
+    let mut suppressor = Suppressor::default();
+    for file in files {
+        suppressor.apply(file);
+    }
+}
+
+/// `apply` one file at a time, for a scan that writes each report as it
+/// comes: sources are read once, and a malformed comment is reported once,
+/// whichever files' findings point at it.
+#[derive(Default)]
+pub struct Suppressor {
+    sources: Sources,
+    reported_bad: std::collections::HashSet<(String, usize)>,
+}
+
+impl Suppressor {
+    pub fn apply(&mut self, file: &mut FileReport) {
+        let sources = &mut self.sources;
+        let reported_bad = &mut self.reported_bad;
         let mut kept = Vec::new();
         let mut bad = Vec::new();
         for f in std::mem::take(&mut file.findings) {

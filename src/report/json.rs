@@ -8,9 +8,8 @@
 
 use super::Totals;
 use crate::compact_json::{newline_and_indent, to_writer_pretty_at};
-use crate::rules::{Finding, RuleSet, Severity};
+use crate::rules::{RuleSet, Severity};
 use crate::scan::FileReport;
-use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -113,27 +112,37 @@ pub fn builtin_cycles() -> BTreeMap<String, u32> {
         .collect()
 }
 
-/// The built-in figures, for findings that came without their rule's: they
-/// cost parsing every built-in pattern again (a fifth of a small scan's
-/// CPU time), so only when some finding lacks one.
-fn fallback_cycles(files: &[FileReport]) -> BTreeMap<String, u32> {
-    let lacking = files
-        .iter()
-        .flat_map(|f| &f.findings)
-        .any(|f| f.cycles.is_none());
-    if lacking {
-        builtin_cycles()
-    } else {
-        BTreeMap::new()
-    }
-}
-
 /// Counts the findings of `files` per rule, severity and entry point, with
 /// cycle figures from `cycles` (rule name to cost per execution).
 pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summary {
-    let mut summary = Summary::default();
-    let mut kernels: BTreeMap<(String, String), KernelSummary> = BTreeMap::new();
+    let mut counter = SummaryCounter::new(Some(cycles.clone()));
     for file in files {
+        counter.add(file);
+    }
+    counter.finish()
+}
+
+/// `summarize`, one file at a time.
+struct SummaryCounter {
+    summary: Summary,
+    kernels: BTreeMap<(String, String), KernelSummary>,
+    /// Figures for findings that came without their rule's; `None` until
+    /// one does, then the built-in ones: parsing every built-in pattern
+    /// again is a fifth of a small scan's CPU time.
+    cycles: Option<BTreeMap<String, u32>>,
+}
+
+impl SummaryCounter {
+    fn new(cycles: Option<BTreeMap<String, u32>>) -> Self {
+        SummaryCounter {
+            summary: Summary::default(),
+            kernels: BTreeMap::new(),
+            cycles,
+        }
+    }
+
+    fn add(&mut self, file: &FileReport) {
+        let (summary, kernels) = (&mut self.summary, &mut self.kernels);
         for entry in file.kernels.iter().chain(&file.shaders) {
             let name = entry.name.as_str();
             let stage = entry.stage;
@@ -142,7 +151,10 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
                 .or_insert_with(|| KernelSummary::new(&file.path, name, stage));
         }
         for f in &file.findings {
-            let figure = f.cycles.or_else(|| cycles.get(&*f.rule).copied());
+            let figure = f.cycles.or_else(|| {
+                let fallback = self.cycles.get_or_insert_with(builtin_cycles);
+                fallback.get(&*f.rule).copied()
+            });
             let looped = usize::from(f.loop_depth > 0);
             summary.by_severity.add(f.severity);
             let r = summary
@@ -178,51 +190,133 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
             }
         }
     }
-    summary.by_kernel = kernels.into_values().collect();
-    summary
-}
 
-/// Renders the whole report as pretty-printed JSON, ending in a newline.
-pub fn render(files: &[FileReport]) -> String {
-    let mut out = Vec::new();
-    match write(files, 1, &mut out) {
-        Ok(()) => String::from_utf8(out).unwrap_or_default(),
-        Err(e) => format!("{{\"error\": \"{e}\"}}\n"),
+    fn finish(mut self) -> Summary {
+        self.summary.by_kernel = self.kernels.into_values().collect();
+        self.summary
     }
 }
 
-/// Writes the report to `out` as it is serialized: a large report is
-/// never held in memory whole. The layout is `serde_json`'s pretty one (a
-/// test holds it to that); with `jobs` > 1 the entries of `files` and
-/// `findings`, most of the bytes, are laid out by `jobs` threads a chunk at
-/// a time, so the report does not make a parallel scan wait on one core.
-pub fn write(files: &[FileReport], jobs: usize, out: &mut impl Write) -> io::Result<()> {
-    let findings: Vec<&Finding> = files.iter().flat_map(|f| &f.findings).collect();
-    let pool = match jobs {
-        0 | 1 => None,
-        n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
-    };
-    let mut out = io::BufWriter::new(out);
-    let w = &mut out;
-    w.write_all(b"{")?;
-    key(w, "schema_version", true)?;
-    to_writer_pretty_at(&mut *w, 1, &SCHEMA_VERSION)?;
-    key(w, "tool", false)?;
-    let tool = Tool {
-        name: env!("CARGO_PKG_NAME"),
-        version: env!("CARGO_PKG_VERSION"),
-    };
-    to_writer_pretty_at(&mut *w, 1, &tool)?;
-    key(w, "files", false)?;
-    array(w, files, pool.as_ref())?;
-    key(w, "findings", false)?;
-    array(w, &findings, pool.as_ref())?;
-    key(w, "summary", false)?;
-    to_writer_pretty_at(&mut *w, 1, &summarize(files, &fallback_cycles(files)))?;
-    key(w, "totals", false)?;
-    to_writer_pretty_at(&mut *w, 1, &Totals::of(files))?;
-    w.write_all(b"\n}\n")?;
-    out.flush()
+/// Writes the whole report for `files` to `out`.
+pub fn write(files: &[FileReport], out: &mut impl Write) -> io::Result<()> {
+    let mut stream = JsonStream::new(out)?;
+    for file in files {
+        stream.add(file)?;
+    }
+    stream.finish().map(|_| ())
+}
+
+/// The report written as a scan goes: each file's entry as soon as it is
+/// given, its findings' entries set aside (in a temporary file once they
+/// pass `SPILL_AT` bytes) until the files are all written, the summary
+/// counted along the way. Memory holds no report after `add` returns. The
+/// layout is serde_json's pretty one, which a test holds it to.
+pub struct JsonStream<W: Write> {
+    out: io::BufWriter<W>,
+    files: usize,
+    findings: Spill,
+    /// `SPILL_AT`, but for tests.
+    spill_at: usize,
+    findings_written: usize,
+    summary: SummaryCounter,
+    totals: Totals,
+}
+
+/// Findings' text kept in memory up to this size, then in a temporary file.
+const SPILL_AT: usize = 4 << 20;
+
+enum Spill {
+    Memory(Vec<u8>),
+    File(io::BufWriter<std::fs::File>),
+}
+
+impl Spill {
+    fn writer(&mut self, spill_at: usize) -> &mut dyn Write {
+        if let Spill::Memory(text) = self
+            && text.len() > spill_at
+            && let Ok(mut file) = tempfile::tempfile()
+            && file.write_all(text).is_ok()
+        {
+            *self = Spill::File(io::BufWriter::new(file));
+        }
+        match self {
+            Spill::Memory(text) => text,
+            Spill::File(file) => file,
+        }
+    }
+
+    fn copy_to(self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Spill::Memory(text) => out.write_all(&text),
+            Spill::File(file) => {
+                use std::io::Seek;
+                let mut file = file.into_inner().map_err(|e| e.into_error())?;
+                file.rewind()?;
+                io::copy(&mut file, out).map(|_| ())
+            }
+        }
+    }
+}
+
+impl<W: Write> JsonStream<W> {
+    /// Writes everything before the first file's entry.
+    pub fn new(out: W) -> io::Result<Self> {
+        let mut out = io::BufWriter::new(out);
+        out.write_all(b"{")?;
+        key(&mut out, "schema_version", true)?;
+        to_writer_pretty_at(&mut out, 1, &SCHEMA_VERSION)?;
+        key(&mut out, "tool", false)?;
+        let tool = Tool {
+            name: env!("CARGO_PKG_NAME"),
+            version: env!("CARGO_PKG_VERSION"),
+        };
+        to_writer_pretty_at(&mut out, 1, &tool)?;
+        key(&mut out, "files", false)?;
+        out.write_all(b"[")?;
+        Ok(JsonStream {
+            out,
+            files: 0,
+            findings: Spill::Memory(Vec::new()),
+            spill_at: SPILL_AT,
+            findings_written: 0,
+            summary: SummaryCounter::new(None),
+            totals: Totals::default(),
+        })
+    }
+
+    /// Writes one file's entry and sets its findings' aside.
+    pub fn add(&mut self, file: &FileReport) -> io::Result<()> {
+        element(&mut self.out, self.files)?;
+        self.files += 1;
+        to_writer_pretty_at(&mut self.out, 2, file)?;
+        for f in &file.findings {
+            // Asked for each finding, so that a file's many findings spill.
+            let findings = self.findings.writer(self.spill_at);
+            element(findings, self.findings_written)?;
+            self.findings_written += 1;
+            to_writer_pretty_at(&mut *findings, 2, f)?;
+        }
+        self.summary.add(file);
+        self.totals.add(file);
+        Ok(())
+    }
+
+    /// Writes the findings, the summary and the totals, and returns these.
+    pub fn finish(mut self) -> io::Result<Totals> {
+        let out = &mut self.out;
+        end_array(out, self.files)?;
+        key(out, "findings", false)?;
+        out.write_all(b"[")?;
+        self.findings.copy_to(out)?;
+        end_array(out, self.findings_written)?;
+        key(out, "summary", false)?;
+        to_writer_pretty_at(&mut *out, 1, &self.summary.finish())?;
+        key(out, "totals", false)?;
+        to_writer_pretty_at(&mut *out, 1, &self.totals)?;
+        out.write_all(b"\n}\n")?;
+        out.flush()?;
+        Ok(self.totals)
+    }
 }
 
 /// A key of the top-level object, after the comma that ends the entry
@@ -233,52 +327,17 @@ fn key(w: &mut impl Write, name: &str, first: bool) -> io::Result<()> {
     write!(w, "\"{name}\": ")
 }
 
-/// Entries laid out by the pool at a time: enough to keep every thread
-/// busy, few enough that their text stays small next to the report.
-const CHUNK: usize = 64;
+/// What goes before the entry numbered `index` of a top-level array.
+fn element(w: &mut (impl Write + ?Sized), index: usize) -> io::Result<()> {
+    w.write_all(if index == 0 { b"" } else { b"," })?;
+    newline_and_indent(w, 2)
+}
 
-/// `items` as the pretty array that is a value of the top-level object.
-fn array<T: Serialize + Sync>(
-    w: &mut impl Write,
-    items: &[T],
-    pool: Option<&rayon::ThreadPool>,
-) -> io::Result<()> {
-    if items.is_empty() {
-        return w.write_all(b"[]");
+/// Closes a top-level array of `len` entries whose `[` is written.
+fn end_array(w: &mut impl Write, len: usize) -> io::Result<()> {
+    if len > 0 {
+        newline_and_indent(w, 1)?;
     }
-    w.write_all(b"[")?;
-    let mut first = true;
-    let mut separator = |w: &mut dyn Write| -> io::Result<()> {
-        w.write_all(if first { b"" } else { b"," })?;
-        first = false;
-        newline_and_indent(w, 2)
-    };
-    match pool {
-        Some(pool) if items.len() > 1 => {
-            for chunk in items.chunks(CHUNK * pool.current_num_threads()) {
-                let laid_out: Vec<io::Result<Vec<u8>>> = pool.install(|| {
-                    chunk
-                        .par_iter()
-                        .map(|item| {
-                            let mut text = Vec::new();
-                            to_writer_pretty_at(&mut text, 2, item).map(|()| text)
-                        })
-                        .collect()
-                });
-                for text in laid_out {
-                    separator(w)?;
-                    w.write_all(&text?)?;
-                }
-            }
-        }
-        _ => {
-            for item in items {
-                separator(w)?;
-                to_writer_pretty_at(&mut *w, 2, item)?;
-            }
-        }
-    }
-    newline_and_indent(w, 1)?;
     w.write_all(b"]")
 }
 
@@ -292,6 +351,8 @@ mod tests {
         crate::scan::scan_text("h.ll".into(), TWO_KERNELS, &RuleSet::builtin())
     }
 
+    use crate::rules::Finding;
+
     /// The report as serde_json lays it out, for `write` to match.
     #[derive(Serialize)]
     struct Report<'r> {
@@ -304,15 +365,15 @@ mod tests {
     }
 
     #[test]
-    fn written_as_serde_json_lays_it_out_with_one_thread_or_several() {
-        // Every fixture, three times over: more entries than one chunk of
-        // two threads, with findings, failed files and empty lists.
+    fn written_as_serde_json_lays_it_out_findings_in_memory_or_set_aside() {
+        // Every fixture, three times over: findings, failed files and
+        // empty lists.
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
         let rules = RuleSet::builtin();
         let config = crate::scan::ScanConfig::new(&rules);
         let once = crate::scan::scan_paths(&[root], 1, &config);
         let files: Vec<FileReport> = (0..3).flat_map(|_| once.iter().cloned()).collect();
-        assert!(files.len() > 2 * CHUNK && files.iter().any(|f| !f.findings.is_empty()));
+        assert!(files.iter().map(|f| f.findings.len()).sum::<usize>() > 100);
         // serde_json's layout, compact values included (`to_writer_pretty`
         // is held to serde_json's own in compact_json's tests).
         let report = Report {
@@ -323,19 +384,27 @@ mod tests {
             },
             files: &files,
             findings: files.iter().flat_map(|f| &f.findings).collect(),
-            summary: summarize(&files, &fallback_cycles(&files)),
+            summary: summarize(&files, &builtin_cycles()),
             totals: Totals::of(&files),
         };
         let mut expected = Vec::new();
         crate::compact_json::to_writer_pretty(&mut expected, &report).unwrap();
         let expected = String::from_utf8(expected).unwrap() + "\n";
-        for jobs in [1, 2, 3] {
-            let mut out = Vec::new();
-            write(&files, jobs, &mut out).unwrap();
-            assert!(String::from_utf8(out).unwrap() == expected, "--jobs {jobs}");
-        }
         let mut out = Vec::new();
-        write(&[], 2, &mut out).unwrap();
+        write(&files, &mut out).unwrap();
+        assert!(String::from_utf8(out).unwrap() == expected);
+        // Findings set aside in a temporary file after the first few.
+        let mut out = Vec::new();
+        let mut stream = JsonStream::new(&mut out).unwrap();
+        stream.spill_at = 3000;
+        for file in &files {
+            stream.add(file).unwrap();
+        }
+        assert!(matches!(stream.findings, Spill::File(_)));
+        stream.finish().unwrap();
+        assert!(String::from_utf8(out).unwrap() == expected);
+        let mut out = Vec::new();
+        write(&[], &mut out).unwrap();
         let empty: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(empty["files"], serde_json::json!([]));
     }

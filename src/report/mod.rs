@@ -23,22 +23,25 @@ pub struct Totals {
 
 impl Totals {
     pub fn of(files: &[FileReport]) -> Self {
-        let mut t = Totals {
-            files: files.len(),
-            ..Totals::default()
-        };
+        let mut t = Totals::default();
         for f in files {
-            match f.status {
-                Status::Ok => t.ok += 1,
-                Status::Error => t.failed += 1,
-            }
-            t.kernels += f.kernels.len();
-            t.errors += f.error_count();
-            t.warnings += f.diagnostics.len() - f.error_count();
-            t.findings += f.findings.len();
-            t.suppressed += f.suppressed.len();
-            t.baseline_matched += f.baseline_matched;
+            t.add(f);
         }
         t
+    }
+
+    /// Counts one more file.
+    pub fn add(&mut self, f: &FileReport) {
+        self.files += 1;
+        match f.status {
+            Status::Ok => self.ok += 1,
+            Status::Error => self.failed += 1,
+        }
+        self.kernels += f.kernels.len();
+        self.errors += f.error_count();
+        self.warnings += f.diagnostics.len() - f.error_count();
+        self.findings += f.findings.len();
+        self.suppressed += f.suppressed.len();
+        self.baseline_matched += f.baseline_matched;
     }
 }
