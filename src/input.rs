@@ -39,6 +39,11 @@ impl Source {
     /// read again is read again from the page cache. Nothing for a file
     /// read into memory, or a `part` not within the mapping.
     pub fn release(&self, part: &str) {
+        self.release_bytes(part.as_bytes())
+    }
+
+    /// `release` for any slice of `bytes()`.
+    pub fn release_bytes(&self, part: &[u8]) {
         let Source::Mapped(m) = self else { return };
         let Some(offset) = (part.as_ptr() as usize).checked_sub(m.as_ptr() as usize) else {
             return;

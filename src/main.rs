@@ -293,49 +293,52 @@ fn main() -> ExitCode {
             b.apply(std::slice::from_mut(file));
         }
     };
-    let (scanned, written, totals, failing) = match args.format {
-        // Each file's entry is written as soon as the file is read, and the
-        // report let go: a scan of many large modules holds one at a time.
-        Format::Json => {
-            let mut stream = report::json::JsonStream::new(std::io::stdout());
+    // JSON and text are written as the scan goes, each report let go once
+    // written: a scan of many large modules holds a few at a time.
+    let stream: Option<Box<dyn report::ReportStream + Send>> = match args.format {
+        Format::Json => match report::json::JsonStream::new(std::io::stdout()) {
+            Ok(json) => Some(Box::new(json)),
+            Err(_) => return ExitCode::from(2),
+        },
+        Format::Text => Some(Box::new(report::text::TextStream::new(
+            std::io::stdout(),
+            args.color.enabled(),
+            args.show_suppressed,
+        ))),
+        Format::Sarif => None,
+    };
+    let (scanned, written, totals, failing) = match stream {
+        Some(mut stream) => {
             let mut failing = false;
+            let mut written = Ok(());
             let scanned = scan::scan_each(&args.paths, jobs, &config, |mut file| {
                 settle(&mut file);
                 failing |= fails(std::slice::from_ref(&file));
-                if let Ok(s) = &mut stream
-                    && let Err(e) = s.add(&file)
-                {
-                    stream = Err(e);
+                if written.is_ok() {
+                    written = stream.add(&file);
                 }
             });
-            match stream.and_then(|s| s.finish()) {
-                Ok(totals) => (scanned, ExitCode::SUCCESS, totals, failing),
-                Err(_) => (scanned, ExitCode::from(2), Default::default(), failing),
-            }
+            let finished = written.and_then(|()| stream.finish());
+            let written = finished.is_ok();
+            (scanned, written, finished.unwrap_or_default(), failing)
         }
-        Format::Text | Format::Sarif => {
+        None => {
             let mut scanned = scan::scan_all(&args.paths, jobs, &config);
             let mut files = std::mem::take(&mut scanned.files);
             files.iter_mut().for_each(&mut settle);
-            let written = match args.format {
-                Format::Text => print(&report::text::render(
-                    &files,
-                    args.color.enabled(),
-                    args.show_suppressed,
-                )),
-                _ => print(&report::sarif::render(
-                    &files,
-                    &rules,
-                    args.sarif_root.as_deref(),
-                )),
-            };
+            let written = print(&report::sarif::render(
+                &files,
+                &rules,
+                args.sarif_root.as_deref(),
+            ));
+            let written = written == ExitCode::SUCCESS;
             (scanned, written, report::Totals::of(&files), fails(&files))
         }
     };
     if let Some(line) = scanned.skipped_line() {
         eprintln!("{line}");
     }
-    if written != ExitCode::SUCCESS {
+    if !written {
         return ExitCode::from(2);
     }
     if totals.failed > 0 || totals.errors > 0 {

@@ -319,6 +319,16 @@ impl<W: Write> JsonStream<W> {
     }
 }
 
+impl<W: std::io::Write> super::ReportStream for JsonStream<W> {
+    fn add(&mut self, file: &FileReport) -> std::io::Result<()> {
+        JsonStream::add(self, file)
+    }
+
+    fn finish(self: Box<Self>) -> std::io::Result<Totals> {
+        JsonStream::finish(*self)
+    }
+}
+
 /// A key of the top-level object, after the comma that ends the entry
 /// before it (serde_json's pretty layout, at depth 1).
 fn key(w: &mut impl Write, name: &str, first: bool) -> io::Result<()> {

@@ -7,6 +7,14 @@ pub mod text;
 
 use crate::scan::{FileReport, Status};
 
+/// A report written as the scan goes, a file at a time.
+pub trait ReportStream {
+    /// Writes what `file` adds to the report.
+    fn add(&mut self, file: &FileReport) -> std::io::Result<()>;
+    /// Writes the rest and returns the totals.
+    fn finish(self: Box<Self>) -> std::io::Result<Totals>;
+}
+
 /// Totals over a scan, shared by every output format.
 #[derive(Debug, Default, Clone, Copy, serde::Serialize)]
 pub struct Totals {

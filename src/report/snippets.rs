@@ -7,32 +7,73 @@ use crate::rules::{Finding, Severity};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::collections::HashMap;
 
-/// Reads each file once and indexes its line starts, so a line is found in
-/// constant time however many findings a large file has.
+/// Opens each file once and indexes every `LINES_PER_MARK`th line start,
+/// so a line is found in near-constant time however many findings a large
+/// file has. A large file is mapped, not read, and its pages given back
+/// once indexed: a line then costs the page or two it stands on, and a
+/// 100 MB module's findings do not keep 100 MB of text in memory.
 #[derive(Default)]
 pub struct Files {
-    cache: HashMap<String, Option<(String, Vec<usize>)>>,
+    cache: HashMap<String, Option<Indexed>>,
+}
+
+struct Indexed {
+    source: crate::input::Source,
+    /// Byte offset of lines 1, 1 + `LINES_PER_MARK`, 1 + 2 × `LINES_PER_MARK`, …
+    marks: Vec<usize>,
+}
+
+const LINES_PER_MARK: usize = 256;
+
+/// Bytes indexed before their pages are given back.
+const INDEX_WINDOW: usize = 8 << 20;
+
+impl Indexed {
+    fn open(path: &str) -> Option<Indexed> {
+        let source = crate::input::load(std::path::Path::new(path)).ok()?;
+        let bytes = source.bytes();
+        let mut marks = vec![0];
+        let mut lines = 0;
+        for (w, window) in bytes.chunks(INDEX_WINDOW).enumerate() {
+            for i in memchr::memchr_iter(b'\n', window) {
+                lines += 1;
+                if lines % LINES_PER_MARK == 0 {
+                    marks.push(w * INDEX_WINDOW + i + 1);
+                }
+            }
+            source.release_bytes(window);
+        }
+        Some(Indexed { source, marks })
+    }
+
+    /// Line `line` (1-based), without its newline.
+    fn line(&self, line: u32) -> Option<String> {
+        let i = line.checked_sub(1)? as usize;
+        let bytes = self.source.bytes();
+        let mut start = *self.marks.get(i / LINES_PER_MARK)?;
+        for _ in 0..i % LINES_PER_MARK {
+            start += memchr::memchr(b'\n', bytes.get(start..)?)? + 1;
+        }
+        let rest = bytes.get(start..)?;
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let text = String::from_utf8_lossy(&rest[..end]);
+        Some(text.trim_end_matches('\r').to_string())
+    }
 }
 
 impl Files {
     /// Line `line` (1-based) of `path`, without its newline.
     pub fn line(&mut self, path: &str, line: u32) -> Option<String> {
-        let (text, starts) = self
-            .cache
+        self.cache
             .entry(path.to_string())
-            .or_insert_with(|| {
-                let text = String::from_utf8_lossy(&std::fs::read(path).ok()?).into_owned();
-                let starts = std::iter::once(0)
-                    .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
-                    .collect();
-                Some((text, starts))
-            })
-            .as_ref()?;
-        let i = line.checked_sub(1)? as usize;
-        let start = *starts.get(i)?;
-        let end = starts.get(i + 1).map_or(text.len(), |e| e - 1);
-        text.get(start..end)
-            .map(|l| l.trim_end_matches('\r').to_string())
+            .or_insert_with(|| Indexed::open(path))
+            .as_ref()?
+            .line(line)
+    }
+
+    /// Closes `path`, which no finding still to come will show.
+    pub fn forget(&mut self, path: &str) {
+        self.cache.remove(path);
     }
 }
 
@@ -162,7 +203,40 @@ fn in_function(f: &Finding) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::span;
+    use super::{Files, LINES_PER_MARK, span};
+
+    #[test]
+    fn lines_found_on_both_sides_of_each_mark_in_small_and_mapped_files() {
+        let dir = tempfile::tempdir().unwrap();
+        // Small files are read, files of 1 MB and more mapped: one of each.
+        for (name, count) in [("small.ll", 1_000usize), ("large.ll", 40_000)] {
+            let path = dir.path().join(name);
+            let text: String = (1..=count)
+                .map(|n| format!("line {n} {}\r\n", "x".repeat(n % 40)))
+                .collect();
+            std::fs::write(&path, text).unwrap();
+            let path = path.to_str().unwrap();
+            let mut files = Files::default();
+            for n in [
+                1,
+                2,
+                LINES_PER_MARK,
+                LINES_PER_MARK + 1,
+                3 * LINES_PER_MARK,
+                count,
+            ] {
+                let want = format!("line {n} {}", "x".repeat(n % 40));
+                assert_eq!(files.line(path, n as u32), Some(want), "{name}:{n}");
+            }
+            // The empty line after the last newline, then nothing.
+            assert_eq!(files.line(path, count as u32 + 1), Some(String::new()));
+            assert_eq!(files.line(path, count as u32 + 2), None);
+            assert_eq!(files.line(path, 0), None);
+            files.forget(path);
+            assert!(files.line(path, 7).is_some());
+        }
+        assert_eq!(Files::default().line("/nonexistent/x.metal", 1), None);
+    }
 
     #[test]
     fn spans_cover_the_token_at_the_column() {

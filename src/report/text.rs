@@ -9,53 +9,107 @@ use std::fmt::Write;
 /// Renders the text report; `color` turns on ANSI styles;
 /// `show_suppressed` lists the findings suppressions silenced.
 pub fn render(files: &[FileReport], color: bool, show_suppressed: bool) -> String {
-    let mut out = String::new();
-    let renderer = if color {
-        annotate_snippets::Renderer::styled()
-    } else {
-        annotate_snippets::Renderer::plain()
-    };
-    let mut sources = super::snippets::Files::default();
+    let mut out = Vec::new();
+    let mut stream = TextStream::new(&mut out, color, show_suppressed);
     for f in files {
-        file(&mut out, f, &mut sources, &renderer);
+        // Writing to memory cannot fail.
+        let _ = stream.add(f);
     }
-    if show_suppressed {
-        for f in files {
-            for s in &f.suppressed {
-                let _ = writeln!(
-                    out,
-                    "suppressed[{}]: {}:{} ({})",
-                    s.rule, s.path, s.line, s.reason
-                );
-            }
+    let _ = stream.finish();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The text report written as a scan goes: each file's part as soon as it
+/// is given, then the suppressed findings and the closing line.
+pub struct TextStream<W: std::io::Write> {
+    out: W,
+    renderer: annotate_snippets::Renderer,
+    sources: super::snippets::Files,
+    show_suppressed: bool,
+    suppressed: Vec<String>,
+    totals: Totals,
+}
+
+impl<W: std::io::Write> TextStream<W> {
+    pub fn new(out: W, color: bool, show_suppressed: bool) -> Self {
+        let renderer = if color {
+            annotate_snippets::Renderer::styled()
+        } else {
+            annotate_snippets::Renderer::plain()
+        };
+        TextStream {
+            out,
+            renderer,
+            sources: super::snippets::Files::default(),
+            show_suppressed,
+            suppressed: Vec::new(),
+            totals: Totals::default(),
         }
     }
-    let t = Totals::of(files);
-    let _ = writeln!(
-        out,
-        "{} file{} read: {} ok, {} failed; {} kernel{}; {} finding{}; {} reader error{}, {} reader warning{}",
-        t.files,
-        plural(t.files),
-        t.ok,
-        t.failed,
-        t.kernels,
-        plural(t.kernels),
-        t.findings,
-        plural(t.findings),
-        t.errors,
-        plural(t.errors),
-        t.warnings,
-        plural(t.warnings)
-    );
-    if t.suppressed > 0 || t.baseline_matched > 0 {
-        out.pop();
-        let _ = writeln!(
-            out,
-            "; {} suppressed, {} known from the baseline",
-            t.suppressed, t.baseline_matched
-        );
+
+    pub fn add(&mut self, f: &FileReport) -> std::io::Result<()> {
+        let mut text = String::new();
+        file(&mut text, f, &mut self.sources, &self.renderer);
+        // A file's IR is shown by its own findings only; MSL sources can be
+        // shared by several files and stay open.
+        for finding in &f.findings {
+            self.sources.forget(&finding.ir.path);
+        }
+        if self.show_suppressed {
+            self.suppressed.extend(f.suppressed.iter().map(|s| {
+                format!(
+                    "suppressed[{}]: {}:{} ({})\n",
+                    s.rule, s.path, s.line, s.reason
+                )
+            }));
+        }
+        self.totals.add(f);
+        self.out.write_all(text.as_bytes())
     }
-    out
+
+    /// Writes the suppressed findings and the closing line; returns the
+    /// totals.
+    pub fn finish(mut self) -> std::io::Result<Totals> {
+        let mut out = self.suppressed.concat();
+        let t = self.totals;
+        let _ = write!(
+            out,
+            "{} file{} read: {} ok, {} failed; {} kernel{}; {} finding{}; {} reader error{}, {} reader warning{}",
+            t.files,
+            plural(t.files),
+            t.ok,
+            t.failed,
+            t.kernels,
+            plural(t.kernels),
+            t.findings,
+            plural(t.findings),
+            t.errors,
+            plural(t.errors),
+            t.warnings,
+            plural(t.warnings)
+        );
+        if t.suppressed > 0 || t.baseline_matched > 0 {
+            let _ = write!(
+                out,
+                "; {} suppressed, {} known from the baseline",
+                t.suppressed, t.baseline_matched
+            );
+        }
+        out.push('\n');
+        self.out.write_all(out.as_bytes())?;
+        self.out.flush()?;
+        Ok(t)
+    }
+}
+
+impl<W: std::io::Write> super::ReportStream for TextStream<W> {
+    fn add(&mut self, file: &FileReport) -> std::io::Result<()> {
+        TextStream::add(self, file)
+    }
+
+    fn finish(self: Box<Self>) -> std::io::Result<Totals> {
+        TextStream::finish(*self)
+    }
 }
 
 fn plural(n: usize) -> &'static str {
