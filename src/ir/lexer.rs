@@ -166,7 +166,9 @@ fn byte_at(b: &[u8], p: usize) -> u8 {
 /// unrolled); most names are shorter.
 #[inline(always)]
 fn ident_end(b: &[u8], p: usize) -> (usize, u8) {
-    if let Some(w) = b.get(p..).and_then(|s| s.first_chunk::<8>()) {
+    // Free when the caller has shown `p <= b.len()`, as `lex` does.
+    let rest = b.get(p..).unwrap_or_default();
+    if let Some(w) = rest.first_chunk::<8>() {
         for (i, &x) in w.iter().enumerate() {
             if !is_ident_byte(x) {
                 return (p + i, x);
@@ -189,6 +191,21 @@ fn ident_end_slow(b: &[u8], mut p: usize) -> (usize, u8) {
         p += 1;
     }
     (p, 0)
+}
+
+/// The end of the blanks from `p`, eight at a time while eight remain.
+#[inline(always)]
+fn spaces_end(b: &[u8], mut p: usize) -> usize {
+    while let Some(w) = b.get(p..).and_then(|s| s.first_chunk::<8>()) {
+        if *w != [b' '; 8] {
+            break;
+        }
+        p += 8;
+    }
+    while byte_at(b, p) == b' ' {
+        p += 1;
+    }
+    p
 }
 
 /// The end of the decimal digits from `p`.
@@ -425,26 +442,7 @@ impl<'a> Lexer<'a> {
 
     /// Passes over whitespace, comments, newlines (counting them) and
     /// skipped lines from `p`. Returns the offset of the next token's first
-    /// byte, or the end of the text. Blanks and newlines (when no line is
-    /// skipped) are handled here; a comment or a skipped line hands the rest
-    /// to `skip_trivia_slow`, so this loop makes no calls.
-    #[inline(always)]
-    fn skip_trivia(&mut self, mut p: usize) -> usize {
-        let b = self.text.as_bytes();
-        loop {
-            match byte_at(b, p) {
-                b' ' | b'\t' | b'\r' | 0x0c => p += 1,
-                b'\n' if self.skipped.is_empty() => {
-                    self.line += 1;
-                    p += 1;
-                }
-                b'\n' | b';' => return self.skip_trivia_slow(p),
-                _ => return p,
-            }
-        }
-    }
-
-    /// `skip_trivia` for comments, skipped lines and long runs of blanks.
+    /// byte, or the end of the text.
     #[inline(never)]
     fn skip_trivia_slow(&mut self, mut p: usize) -> usize {
         let b = self.text.as_bytes();
@@ -516,33 +514,76 @@ impl<'a> Lexer<'a> {
     fn lex(&mut self) {
         let b = self.text.as_bytes();
         let mut p = self.pos;
-        let mut c = byte_at(b, p);
+        // The end of input is checked here, so the fast paths know that
+        // `p < b.len()` and need fewer bounds checks.
+        let Some(&(mut c)) = b.get(p) else {
+            return self.lex_other(p);
+        };
         if c == b' ' {
             p += 1;
-            c = byte_at(b, p);
-        }
-        if CLASS[c as usize] == Class::Trivia {
-            return self.lex_after_trivia(p);
+            let Some(&next) = b.get(p) else {
+                return self.lex_other(p);
+            };
+            c = next;
         }
         self.lex_at(p, c);
     }
 
-    /// `lex` when there is more trivia than one space before the token.
+    /// `lex` when there is more trivia than one space before the token
+    /// (at `p`, where the byte is `c`). Blanks and newlines are passed over
+    /// here; a comment or a skipped line goes to `lex_after_comment`. No
+    /// call but tail calls, so no registers to save.
     #[inline(never)]
-    fn lex_after_trivia(&mut self, p: usize) {
-        let p = self.skip_trivia(p);
-        let c = byte_at(self.text.as_bytes(), p);
-        self.lex_at(p, c);
+    fn lex_after_trivia(&mut self, mut p: usize, mut c: u8) {
+        let b = self.text.as_bytes();
+        loop {
+            if c == b' ' {
+                p += 1;
+                c = byte_at(b, p);
+                // Three blanks or more: the padding before a `; preds`
+                // comment, eight at a time (an indent is two).
+                if c == b' ' && byte_at(b, p + 1) == b' ' {
+                    p = spaces_end(b, p + 2);
+                    c = byte_at(b, p);
+                }
+            } else if c == b'\n' {
+                if !self.skipped.is_empty() {
+                    return self.lex_after_comment(p);
+                }
+                self.line += 1;
+                p += 1;
+                // The usual indent, in one step.
+                if b.get(p..p + 2) == Some(b"  ") {
+                    p += 2;
+                }
+                c = byte_at(b, p);
+            } else if c == b'\t' || c == b'\r' || c == 0x0c {
+                p += 1;
+                c = byte_at(b, p);
+            } else if c == b';' {
+                return self.lex_after_comment(p);
+            } else {
+                return self.lex_at(p, c);
+            }
+        }
+    }
+
+    /// `lex` from a comment or a newline before skipped lines at `p`.
+    #[inline(never)]
+    fn lex_after_comment(&mut self, p: usize) {
+        let p = self.skip_trivia_slow(p);
+        self.lex_at(p, byte_at(self.text.as_bytes(), p));
     }
 
     /// Lexes the token that starts at `start` with byte `c` (0 past the
-    /// end), which is not trivia.
+    /// end), or the trivia there and the token after it.
     #[inline(always)]
     fn lex_at(&mut self, start: usize, c: u8) {
         let text = self.text;
         let b = text.as_bytes();
         match CLASS[c as usize] {
-            Class::Trivia | Class::Other => self.lex_other(start),
+            Class::Trivia => self.lex_after_trivia(start, c),
+            Class::Other => self.lex_other(start),
             Class::Punct => self.set(Tok::Punct(c), start, start + 1),
             Class::Ident => {
                 let (end, next) = ident_end(b, start + 1);
