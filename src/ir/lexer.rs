@@ -562,8 +562,11 @@ impl<'a> Lexer<'a> {
                 c = byte_at(b, p);
             } else if c == b';' {
                 return self.lex_after_comment(p);
-            } else {
+            } else if p < b.len() {
+                // As in `lex`, the fast paths are told `p < b.len()`.
                 return self.lex_at(p, c);
+            } else {
+                return self.lex_other(p);
             }
         }
     }
