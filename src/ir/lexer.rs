@@ -208,16 +208,15 @@ fn spaces_end(b: &[u8], mut p: usize) -> usize {
     p
 }
 
-/// The end of the decimal digits from `p`.
+/// The end of the decimal digits from `p`, and the byte there (0 at the
+/// end of input).
 #[inline(always)]
-fn digits_end(b: &[u8], mut p: usize) -> usize {
-    while let Some(&x) = b.get(p) {
-        if !x.is_ascii_digit() {
-            break;
-        }
-        p += 1;
+fn digits_end(b: &[u8], p: usize) -> (usize, u8) {
+    let rest = b.get(p..).unwrap_or_default();
+    match rest.iter().position(|x| !x.is_ascii_digit()) {
+        Some(i) => (p + i, rest[i]),
+        None => (b.len(), 0),
     }
-    p
 }
 
 /// `text[from..to]` for the fast paths of `lex`, where `from` and `to`
@@ -597,8 +596,7 @@ impl<'a> Lexer<'a> {
                 }
             }
             Class::Digit => {
-                let end = digits_end(b, start + 1);
-                let next = byte_at(b, end);
+                let (end, next) = digits_end(b, start + 1);
                 if next == b':' {
                     self.set(Tok::Label(str_at(text, start, end)), start, end + 1);
                 } else if is_ident_byte(next) {
@@ -636,10 +634,13 @@ impl<'a> Lexer<'a> {
                 let (end, next) = ident_end(b, p);
                 if byte_at(b, p).is_ascii_digit() {
                     self.set(Tok::MetaRef(str_at(text, p, end)), start, end);
-                } else if end != p && next != b'\\' {
+                } else if next == b'"' || next == b'\\' {
+                    self.lex_other(start);
+                } else if end != p {
                     self.set(Tok::MetaName(str_at(text, p, end)), start, end);
                 } else {
-                    self.lex_other(start);
+                    // `!{`, `!(`: the `!` alone.
+                    self.set(Tok::Punct(b'!'), start, p);
                 }
             }
         }
