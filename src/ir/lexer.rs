@@ -540,10 +540,10 @@ impl<'a> Lexer<'a> {
 
     /// `lex` when there is more trivia than one space before the token
     /// (at `p`, where the byte is `c`). Blanks and newlines are passed over
-    /// here; a comment or a skipped line goes to `lex_after_comment`, by a
-    /// tail call like every call here. Out of line, so that `lex` itself
-    /// saves no registers (this one, with its own copy of `lex_at`, saves
-    /// four, once a line).
+    /// here; a comment or a skipped line goes to `lex_after_comment`. Then
+    /// back to `lex` (a tail call, like every call here), which finds a
+    /// token or the end at once. Out of line, so that `lex` itself saves no
+    /// registers.
     #[inline(never)]
     fn lex_after_trivia(&mut self, mut p: usize, mut c: u8) {
         let b = self.text.as_bytes();
@@ -573,20 +573,18 @@ impl<'a> Lexer<'a> {
                 c = byte_at(b, p);
             } else if c == b';' {
                 return self.lex_after_comment(p);
-            } else if p < b.len() {
-                // As in `lex`, the fast paths are told `p < b.len()`.
-                return self.lex_at(p, c);
             } else {
-                return self.lex_other(p);
+                self.pos = p;
+                return self.lex();
             }
         }
     }
 
-    /// `lex` from a comment or a newline before skipped lines at `p`.
+    /// `lex` from a comment, or a newline when lines are skipped, at `p`.
     #[inline(never)]
     fn lex_after_comment(&mut self, p: usize) {
-        let p = self.skip_trivia_slow(p);
-        self.lex_at(p, byte_at(self.text.as_bytes(), p));
+        self.pos = self.skip_trivia_slow(p);
+        self.lex();
     }
 
     /// Lexes the token that starts at `start` with byte `c` (0 past the
@@ -670,7 +668,8 @@ impl<'a> Lexer<'a> {
         };
     }
 
-    /// Lexes the token at `start` (past any trivia), whatever it is: the general path behind `lex`'s fast cases.
+    /// Lexes the token at `start` (past any trivia), whatever it is: the
+    /// general path behind `lex`'s fast cases.
     #[inline(never)]
     fn lex_other(&mut self, start: usize) {
         let (tok, end) = self.lex_any(start);
