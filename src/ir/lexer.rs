@@ -163,6 +163,14 @@ static CLASS: [Class; 256] = {
     t
 };
 
+/// `:` and `"`, the bytes after a word that make it something else.
+static LABEL_OR_QUOTE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b':' as usize] = true;
+    t[b'"' as usize] = true;
+    t
+};
+
 /// The byte at `p`, or 0 past the end (0 starts no fast token, so the end
 /// of input goes to `lex_other`, which tells it from a NUL byte).
 #[inline(always)]
@@ -599,10 +607,13 @@ impl<'a> Lexer<'a> {
             Class::Punct => self.set(Tok::Punct(c), start, start + 1),
             Class::Ident => {
                 let (end, next) = ident_end(b, start + 1);
-                match next {
-                    b':' => self.set(Tok::Label(str_at(text, start, end)), start, end + 1),
-                    b'"' => self.lex_other(start),
-                    _ => self.set(Tok::Word(str_at(text, start, end)), start, end),
+                // One test for the two rare followers, `:` and `"`.
+                if !LABEL_OR_QUOTE[next as usize] {
+                    self.set(Tok::Word(str_at(text, start, end)), start, end);
+                } else if next == b':' {
+                    self.set(Tok::Label(str_at(text, start, end)), start, end + 1);
+                } else {
+                    self.lex_other(start);
                 }
             }
             Class::Digit => {
