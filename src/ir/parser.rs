@@ -67,28 +67,21 @@ fn is_const_expr_opcode(op: Opcode) -> bool {
 /// True for words that name a type.
 pub fn is_type_word(w: &str) -> bool {
     let b = w.as_bytes();
-    if b.len() >= 2 && b[0] == b'i' && b[1..].iter().all(u8::is_ascii_digit) {
-        return true;
+    match b.first() {
+        Some(b'i') => b.len() >= 2 && b[1..].iter().all(u8::is_ascii_digit),
+        Some(b'f') => w == "float" || w == "fp128",
+        Some(b'h') => w == "half",
+        Some(b'd') => w == "double",
+        Some(b'v') => w == "void",
+        Some(b'b') => w == "bfloat",
+        Some(b'p') => w == "ptr" || w == "ppc_fp128",
+        Some(b'x') => matches!(w, "x86_fp80" | "x86_mmx" | "x86_amx"),
+        Some(b'l') => w == "label",
+        Some(b'm') => w == "metadata",
+        Some(b't') => w == "token" || w == "target",
+        Some(b'o') => w == "opaque",
+        _ => false,
     }
-    matches!(
-        w,
-        "void"
-            | "half"
-            | "bfloat"
-            | "float"
-            | "double"
-            | "x86_fp80"
-            | "fp128"
-            | "ppc_fp128"
-            | "x86_mmx"
-            | "x86_amx"
-            | "label"
-            | "metadata"
-            | "token"
-            | "ptr"
-            | "target"
-            | "opaque"
-    )
 }
 
 impl<'a, 't> Parser<'a, 't> {
@@ -117,20 +110,34 @@ impl<'a, 't> Parser<'a, 't> {
         })
     }
 
+    #[inline]
     pub fn expect(&mut self, c: u8) -> PResult<()> {
         if self.lx.eat(c) {
             Ok(())
         } else {
-            self.expected(&format!("'{}'", c as char))
+            self.expected_punct(c)
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn expected_punct<T>(&mut self, c: u8) -> PResult<T> {
+        self.expected(&format!("'{}'", c as char))
+    }
+
+    #[inline]
     pub fn expect_word(&mut self, w: &str) -> PResult<()> {
         if self.lx.eat_word(w) {
             Ok(())
         } else {
-            self.expected(&format!("'{w}'"))
+            self.expected_word(w)
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn expected_word<T>(&mut self, w: &str) -> PResult<T> {
+        self.expected(&format!("'{w}'"))
     }
 
     fn enter(&mut self) -> PResult<()> {
@@ -348,9 +355,9 @@ impl<'a, 't> Parser<'a, 't> {
     fn type_word(&mut self, w: &'a str, t: Token<'a>) -> PResult<TypeId> {
         let b = w.as_bytes();
         if b.len() >= 2 && b[0] == b'i' && b[1..].iter().all(u8::is_ascii_digit) {
-            return match w[1..].parse::<u32>() {
-                Ok(bits) if bits > 0 && bits <= (1 << 23) => Ok(self.types.int(bits)),
-                _ => self.error(t.line, format!("bad integer type '{}'", cut(w))),
+            return match self.types.int_from_digits(&b[1..]) {
+                Some(id) => Ok(id),
+                None => self.error(t.line, format!("bad integer type '{}'", cut(w))),
             };
         }
         Ok(match w {

@@ -627,9 +627,11 @@ fn locate_body<'a>(
     let bytes = p.lx.text().as_bytes();
     let rest = &bytes[from..];
     // The `}` is looked for only up to the next `define`: searching the
-    // whole rest made a file of unclosed bodies take quadratic time.
+    // whole rest made a file of unclosed bodies take quadratic time. It is
+    // found by its own byte, rare inside bodies, where a search for `\n}`
+    // stopped on every line.
     let next_define = find_line_starting(rest, b"define ");
-    let close = find_line_starting(&rest[..next_define.unwrap_or(rest.len())], b"}");
+    let close = find_close_line(&rest[..next_define.unwrap_or(rest.len())]);
     let (end, resume, closed) = match (close, next_define) {
         (Some(c), _) => (c, c + 1, true),
         (None, Some(d)) => (d, d, false),
@@ -656,22 +658,20 @@ fn locate_body<'a>(
 }
 
 /// Offset of the first line (after `rest[0]`'s line) that starts with `prefix`,
-/// pointing at the prefix. For `}`, the line must hold nothing else.
+/// pointing at the prefix.
 fn find_line_starting(rest: &[u8], prefix: &[u8]) -> Option<usize> {
     let mut needle = Vec::with_capacity(prefix.len() + 1);
     needle.push(b'\n');
     needle.extend_from_slice(prefix);
-    let finder = memchr::memmem::Finder::new(&needle);
-    let mut base = 0;
-    while let Some(i) = finder.find(&rest[base..]) {
-        let at = base + i + 1;
-        if prefix != b"}" {
-            return Some(at);
-        }
-        match rest.get(at + 1) {
-            None | Some(b'\n') | Some(b'\r') | Some(b' ') => return Some(at),
-            _ => base = at,
-        }
-    }
-    None
+    memchr::memmem::find(rest, &needle).map(|i| i + 1)
+}
+
+/// Offset of the first `}` that starts a line (after `rest[0]`'s line) and
+/// is followed by nothing but the line's end or a blank.
+fn find_close_line(rest: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'}', rest).find(|&at| {
+        at > 0
+            && rest[at - 1] == b'\n'
+            && matches!(rest.get(at + 1), None | Some(b'\n' | b'\r' | b' '))
+    })
 }
