@@ -218,23 +218,22 @@ fn new_inst<'a>(
 /// instruction is large, and moving it twice showed in profiles). On error
 /// nothing is appended.
 fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PResult<()> {
-    let first = p.lx.next_token();
+    let first = p.lx.peek();
     let line = first.line;
-    let (result, op_tok) = match first.tok {
-        Tok::Local(name) => {
-            p.expect(b'=')?;
-            (Some(name), p.lx.next_token())
-        }
-        _ => (None, first),
-    };
-    let word = match op_tok.tok {
-        Tok::Word(w) => w,
-        other => {
-            return p.error(
-                op_tok.line,
-                format!("expected an instruction, found {}", other.describe()),
-            );
-        }
+    let (result, word) = match first.tok {
+        // `%x = opcode `, as LLVM prints it, is read from the bytes.
+        Tok::Local(name) => match opcode_after_result(p.lx.text(), first.end) {
+            Some((word, end)) => {
+                p.lx.consume_through(end);
+                (Some(name), word)
+            }
+            None => {
+                p.lx.next_token();
+                p.expect(b'=')?;
+                (Some(name), opcode_word(p)?)
+            }
+        },
+        _ => (None, opcode_word(p)?),
     };
     // `tail call`, `musttail call`, `notail call`.
     let (word, mut pre_flags) = match word {
@@ -288,6 +287,33 @@ fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PR
         out.pop();
     }
     read
+}
+
+/// The opcode word, the next token.
+fn opcode_word<'a>(p: &mut Parser<'a, '_>) -> PResult<&'a str> {
+    let t = p.lx.next_token();
+    match t.tok {
+        Tok::Word(w) => Ok(w),
+        other => p.error(
+            t.line,
+            format!("expected an instruction, found {}", other.describe()),
+        ),
+    }
+}
+
+/// ` = word ` at `at` (just past a result name): the word, which the lexer
+/// would read as a word token, and the offset past it.
+fn opcode_after_result(text: &str, at: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    if b.get(at..at + 3)? != b" = " || !b.get(at + 3)?.is_ascii_lowercase() {
+        return None;
+    }
+    let start = at + 3;
+    let end = start + b[start..].iter().take_while(|&&c| is_ident_byte(c)).count();
+    if b.get(end) != Some(&b' ') {
+        return None;
+    }
+    Some((text.get(start..end)?, end))
 }
 
 /// Opcodes whose flags are followed directly by a type.
@@ -721,15 +747,105 @@ fn attachments_after_comma<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a
                 );
             }
         };
-        match p.parse_meta_operand()? {
-            MetaOperand::Ref(id) if kind == "dbg" => inst.dbg = Some(id),
-            MetaOperand::Ref(id) => inst.metadata.push((kind, id)),
-            _ => {}
+        if let MetaOperand::Ref(id) = p.parse_meta_operand()? {
+            attach(inst, kind, id);
         }
-        if !(p.lx.peek().line == p.lx.last_line() && p.lx.eat(b',')) {
+        if !more_attachments(p, inst) {
             return Ok(());
         }
     }
+}
+
+fn attach<'a>(inst: &mut Instruction<'a>, kind: &'a str, id: u32) {
+    if kind == "dbg" {
+        inst.dbg = Some(id);
+    } else {
+        inst.metadata.push((kind, id));
+    }
+}
+
+/// After an attachment: reads the `, !kind !N` that follow on its line
+/// from the bytes. True when a comma was eaten and what follows it must be
+/// read by `attachments_after_comma`.
+fn more_attachments<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> bool {
+    loop {
+        let t = p.lx.peek();
+        if t.tok != Tok::Punct(b',') || t.line != p.lx.last_line() {
+            return false;
+        }
+        match attachment_at(p.lx.text(), t.end) {
+            Some((kind, id, end)) => {
+                p.lx.consume_through(end);
+                attach(inst, kind, id);
+            }
+            None => {
+                p.lx.next_token();
+                return true;
+            }
+        }
+    }
+}
+
+/// Bytes that may continue an identifier, as the lexer reads them.
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-')
+}
+
+/// The end of the decimal digits at `at` when the lexer would read them as
+/// one integer token (no sign, no fraction, not a label or a word).
+fn int_token_end(b: &[u8], at: usize) -> Option<usize> {
+    let n = b
+        .get(at..)?
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let end = at + n;
+    match b.get(end) {
+        _ if n == 0 => None,
+        Some(&c) if is_ident_byte(c) || c == b':' => None,
+        _ => Some(end),
+    }
+}
+
+/// ` align N` at `at` (just past a comma): the offset past `N`.
+fn align_at(b: &[u8], at: usize) -> Option<usize> {
+    if b.get(at..at + 7)? != b" align " {
+        return None;
+    }
+    int_token_end(b, at + 7)
+}
+
+/// ` !kind !N` at `at` (just past a comma), written as LLVM prints it: the
+/// kind, the node id and the offset past it. `None` for anything else,
+/// which the tokens then read (and report).
+fn attachment_at(text: &str, at: usize) -> Option<(&str, u32, usize)> {
+    let b = text.as_bytes();
+    if b.get(at..at + 2)? != b" !" {
+        return None;
+    }
+    let name = at + 2;
+    let name_byte = |c: u8| is_ident_byte(c) || c == b'\\';
+    if !b
+        .get(name)
+        .is_some_and(|&c| name_byte(c) && !c.is_ascii_digit())
+    {
+        return None;
+    }
+    let name_end = name + b[name..].iter().take_while(|&&c| name_byte(c)).count();
+    if b.get(name_end..name_end + 2)? != b" !" {
+        return None;
+    }
+    let digits = name_end + 2;
+    let n = b[digits..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let end = digits + n;
+    if n == 0 || b.get(end).is_some_and(|&c| is_ident_byte(c)) {
+        return None;
+    }
+    let id = text.get(digits..end)?.parse().ok()?;
+    Some((text.get(name..name_end)?, id, end))
 }
 
 /// What may follow an instruction on its line: `, align N`, function
@@ -744,6 +860,21 @@ fn trailing<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
         }
         match t.tok {
             Tok::Punct(b',') => {
+                // `, align N` and `, !kind !N`, as LLVM prints them, are
+                // read from the bytes: they end most lines.
+                let text = p.lx.text();
+                if let Some(end) = align_at(text.as_bytes(), t.end) {
+                    p.lx.consume_through(end);
+                    continue;
+                }
+                if let Some((kind, id, end)) = attachment_at(text, t.end) {
+                    p.lx.consume_through(end);
+                    attach(inst, kind, id);
+                    if more_attachments(p, inst) {
+                        attachments_after_comma(p, inst)?;
+                    }
+                    continue;
+                }
                 p.lx.next_token();
                 match p.lx.peek_tok() {
                     Tok::MetaName(_) => {
