@@ -309,7 +309,10 @@ fn opcode_after_result(text: &str, at: usize) -> Option<(&str, usize)> {
         return None;
     }
     let start = at + 3;
-    let end = start + b[start..].iter().take_while(|&&c| is_ident_byte(c)).count();
+    let mut end = start;
+    while end < b.len() && is_ident_byte(b[end]) {
+        end += 1;
+    }
     if b.get(end) != Some(&b' ') {
         return None;
     }
@@ -367,8 +370,23 @@ fn label<'a>(p: &mut Parser<'a, '_>) -> PResult<Operand<'a>> {
 
 /// `, <type> <value>`
 fn comma_operand<'a>(p: &mut Parser<'a, '_>) -> PResult<Operand<'a>> {
+    if let Some(op) = fast_comma_operand(p) {
+        return Ok(op);
+    }
     p.expect(b',')?;
     p.parse_operand()
+}
+
+/// `, <type> <value>` when the next token is the comma and the operand is
+/// one `Parser::fast_operand` reads; consumed then, else nothing is.
+#[inline]
+fn fast_comma_operand<'a>(p: &mut Parser<'a, '_>) -> Option<Operand<'a>> {
+    let t = p.lx.peek();
+    if t.tok == Tok::Punct(b',') && p.lx.text().as_bytes().get(t.end) == Some(&b' ') {
+        p.fast_operand(t.end + 1)
+    } else {
+        None
+    }
 }
 
 fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
@@ -537,6 +555,10 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
             let ty = p.parse_type()?;
             inst.elem_ty = Some(ty);
             loop {
+                if let Some(op) = fast_comma_operand(p) {
+                    inst.operands.push(op);
+                    continue;
+                }
                 if !p.lx.eat(b',') {
                     break;
                 }
@@ -719,10 +741,16 @@ fn call<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
     let callee_value = p.parse_value(TypeTable::PTR)?;
     p.expect(b'(')?;
     if !p.lx.eat(b')') {
-        loop {
+        'arguments: loop {
             inst.operands.push(p.parse_argument()?);
-            if p.lx.eat(b')') {
-                break;
+            loop {
+                if p.lx.eat(b')') {
+                    break 'arguments;
+                }
+                match fast_comma_operand(p) {
+                    Some(op) => inst.operands.push(op),
+                    None => break,
+                }
             }
             p.expect(b',')?;
         }
@@ -786,28 +814,25 @@ fn more_attachments<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> b
     }
 }
 
-/// Bytes that may continue an identifier, as the lexer reads them.
-fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-')
-}
+use super::parser::{NAME_BYTES, is_ident_byte};
 
 /// The end of the decimal digits at `at` when the lexer would read them as
 /// one integer token (no sign, no fraction, not a label or a word).
+#[inline]
 fn int_token_end(b: &[u8], at: usize) -> Option<usize> {
-    let n = b
-        .get(at..)?
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let end = at + n;
+    let mut end = at;
+    while end < b.len() && b[end].is_ascii_digit() {
+        end += 1;
+    }
     match b.get(end) {
-        _ if n == 0 => None,
+        _ if end == at => None,
         Some(&c) if is_ident_byte(c) || c == b':' => None,
         _ => Some(end),
     }
 }
 
 /// ` align N` at `at` (just past a comma): the offset past `N`.
+#[inline]
 fn align_at(b: &[u8], at: usize) -> Option<usize> {
     if b.get(at..at + 7)? != b" align " {
         return None;
@@ -824,28 +849,31 @@ fn attachment_at(text: &str, at: usize) -> Option<(&str, u32, usize)> {
         return None;
     }
     let name = at + 2;
-    let name_byte = |c: u8| is_ident_byte(c) || c == b'\\';
-    if !b
-        .get(name)
-        .is_some_and(|&c| name_byte(c) && !c.is_ascii_digit())
-    {
+    if b.get(name).is_none_or(|c| c.is_ascii_digit()) {
         return None;
     }
-    let name_end = name + b[name..].iter().take_while(|&&c| name_byte(c)).count();
-    if b.get(name_end..name_end + 2)? != b" !" {
+    let mut name_end = name;
+    while name_end < b.len() && NAME_BYTES[b[name_end] as usize] != 0 {
+        name_end += 1;
+    }
+    if name_end == name || b.get(name_end..name_end + 2)? != b" !" {
         return None;
     }
     let digits = name_end + 2;
-    let n = b[digits..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let end = digits + n;
-    if n == 0 || b.get(end).is_some_and(|&c| is_ident_byte(c)) {
+    let mut end = digits;
+    let mut id: u64 = 0;
+    while end < b.len() && b[end].is_ascii_digit() {
+        id = id * 10 + u64::from(b[end] - b'0');
+        end += 1;
+        if end - digits > 9 {
+            // Possibly past u32: the tokens read it.
+            return None;
+        }
+    }
+    if end == digits || b.get(end).is_some_and(|&c| is_ident_byte(c)) {
         return None;
     }
-    let id = text.get(digits..end)?.parse().ok()?;
-    Some((text.get(name..name_end)?, id, end))
+    Some((text.get(name..name_end)?, id as u32, end))
 }
 
 /// What may follow an instruction on its line: `, align N`, function

@@ -84,6 +84,53 @@ pub fn is_type_word(w: &str) -> bool {
     }
 }
 
+/// Bytes that may continue an identifier, as the lexer reads them
+/// (`[-a-zA-Z$._0-9]`): bits 1 and 2; a `\\`, which may also continue a
+/// metadata name: bit 2.
+pub static NAME_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-') {
+            t[i] = 3;
+        } else if b == b'\\' {
+            t[i] = 2;
+        }
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+pub fn is_ident_byte(b: u8) -> bool {
+    NAME_BYTES[b as usize] & 1 != 0
+}
+
+/// The end of the identifier bytes from `at`.
+#[inline]
+fn ident_end(b: &[u8], mut at: usize) -> usize {
+    while at < b.len() && is_ident_byte(b[at]) {
+        at += 1;
+    }
+    at
+}
+
+/// The end of 1 to 9 decimal digits at `at` and their value.
+#[inline]
+fn small_digits(b: &[u8], at: usize) -> Option<(usize, u32)> {
+    let mut end = at;
+    let mut v: u32 = 0;
+    while end < b.len() && b[end].is_ascii_digit() {
+        if end - at == 9 {
+            return None;
+        }
+        v = v * 10 + u32::from(b[end] - b'0');
+        end += 1;
+    }
+    (end > at).then_some((end, v))
+}
+
 impl<'a, 't> Parser<'a, 't> {
     pub fn new(lx: Lexer<'a>, types: &'t mut TypeTable<'a>) -> Self {
         Parser {
@@ -474,13 +521,148 @@ impl<'a, 't> Parser<'a, 't> {
 
     /// `<type> <value>`
     pub fn parse_operand(&mut self) -> PResult<Operand<'a>> {
+        if let Some(op) = self.fast_operand(self.lx.peek().start) {
+            return Ok(op);
+        }
         let ty = self.parse_type()?;
         let value = self.parse_value(ty)?;
         Ok(Operand { ty, value })
     }
 
+    /// An operand in the shapes LLVM prints most, read from the bytes at
+    /// `at` (the start of the next token, or just past it) and consumed:
+    /// a type that is a word (`float`, `iN`, `ptr addrspace(N)`), a named
+    /// struct or a vector of a word type, with typed-pointer suffixes
+    /// (`*`, ` addrspace(N)*`); one space; a local, a global or a decimal
+    /// integer. `None`, with nothing consumed, for anything else, which
+    /// the tokens then read: the same types are interned in the same order
+    /// either way, so type ids do not depend on which path read them.
+    pub fn fast_operand(&mut self, at: usize) -> Option<Operand<'a>> {
+        // The token path nests three levels at most here; near the limit
+        // it must be the one to report it.
+        if self.depth + 4 > MAX_DEPTH {
+            return None;
+        }
+        let text = self.lx.text();
+        let b = text.as_bytes();
+        let (mut ty, mut e) = match *b.get(at)? {
+            b'<' => {
+                let (len_end, len) = small_digits(b, at + 1)?;
+                if b.get(len_end..len_end + 3)? != b" x " {
+                    return None;
+                }
+                let (elem, elem_end) = self.word_type_at(b, len_end + 3)?;
+                if b.get(elem_end) != Some(&b'>') {
+                    return None;
+                }
+                let vector = self.types.intern(Type::Vector {
+                    len: u64::from(len),
+                    elem,
+                    scalable: false,
+                });
+                (vector, elem_end + 1)
+            }
+            b'%' => {
+                let end = ident_end(b, at + 1);
+                if end == at + 1 {
+                    return None;
+                }
+                (self.types.intern(Type::Named(text.get(at + 1..end)?)), end)
+            }
+            _ => self.word_type_at(b, at)?,
+        };
+        loop {
+            match b.get(e) {
+                Some(b'*') => {
+                    ty = self.types.ptr(0, Some(ty));
+                    e += 1;
+                }
+                Some(b' ') if b.get(e + 1..e + 11) == Some(b"addrspace(") => {
+                    let (n_end, n) = small_digits(b, e + 11)?;
+                    if b.get(n_end..n_end + 2)? != b")*" {
+                        return None;
+                    }
+                    ty = self.types.ptr(n, Some(ty));
+                    e = n_end + 2;
+                }
+                Some(b' ') => break,
+                _ => return None,
+            }
+        }
+        let v = e + 1;
+        let (value, end) = match *b.get(v)? {
+            sigil @ (b'%' | b'@') => {
+                let end = ident_end(b, v + 1);
+                if end == v + 1 {
+                    return None;
+                }
+                let name = text.get(v + 1..end)?;
+                let value = if sigil == b'%' {
+                    Value::Local(name)
+                } else {
+                    Value::Global(name)
+                };
+                (value, end)
+            }
+            c @ (b'-' | b'0'..=b'9') => {
+                let digits = v + usize::from(c == b'-');
+                let mut end = digits;
+                while end < b.len() && b[end].is_ascii_digit() {
+                    end += 1;
+                }
+                if end == digits || b.get(end).is_some_and(|&c| is_ident_byte(c) || c == b':') {
+                    return None;
+                }
+                let s = text.get(v..end)?;
+                let value = match s.parse::<i64>() {
+                    Ok(n) => Value::Int(n),
+                    Err(_) => Value::BigInt(s),
+                };
+                (value, end)
+            }
+            _ => return None,
+        };
+        self.lx.consume_through(end);
+        Some(Operand { ty, value })
+    }
+
+    /// A word type at `at` followed by a byte that ends the word token:
+    /// `float`, `half`, `double`, `iN`, `ptr [addrspace(N)]`.
+    fn word_type_at(&mut self, b: &[u8], at: usize) -> Option<(TypeId, usize)> {
+        if !b.get(at)?.is_ascii_lowercase() {
+            return None;
+        }
+        let end = ident_end(b, at);
+        if b.get(end) == Some(&b':') {
+            return None;
+        }
+        let ty = match &b[at..end] {
+            b"float" => TypeTable::FLOAT,
+            b"half" => TypeTable::HALF,
+            b"double" => TypeTable::DOUBLE,
+            [b'i', digits @ ..] if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) => {
+                self.types.int_from_digits(digits)?
+            }
+            b"ptr" => {
+                if b.get(end..end + 11) == Some(b" addrspace(") {
+                    let (n_end, n) = small_digits(b, end + 11)?;
+                    if b.get(n_end) != Some(&b')') {
+                        return None;
+                    }
+                    return Some((self.types.ptr(n, None), n_end + 1));
+                }
+                self.types.ptr(0, None)
+            }
+            _ => return None,
+        };
+        Some((ty, end))
+    }
+
     /// `<type> [attributes] <value>`, as in call arguments.
     pub fn parse_argument(&mut self) -> PResult<Operand<'a>> {
+        if let Some(op) = self.fast_operand(self.lx.peek().start) {
+            return Ok(op);
+        }
         let ty = self.parse_type()?;
         self.skip_attributes()?;
         let value = self.parse_value(ty)?;
