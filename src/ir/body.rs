@@ -353,7 +353,51 @@ fn skip_to_line_end(p: &mut Parser<'_, '_>, line: u32) -> PResult<()> {
     Ok(())
 }
 
+/// ` %name` at `at`, as the lexer would read the local: the name and the
+/// offset past it.
+#[inline]
+fn local_at(text: &str, at: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    if b.get(at..at + 2)? != b" %" {
+        return None;
+    }
+    let end = super::parser::ident_end(b, at + 2);
+    if end == at + 2 {
+        return None;
+    }
+    Some((text.get(at + 2..end)?, end))
+}
+
+fn label_operand(name: &str) -> Operand<'_> {
+    Operand {
+        ty: TypeTable::LABEL,
+        value: Value::Label(name),
+    }
+}
+
+/// `, label %x`.
+fn comma_label<'a>(p: &mut Parser<'a, '_>) -> PResult<Operand<'a>> {
+    let t = p.lx.peek();
+    let text = p.lx.text();
+    if t.tok == Tok::Punct(b',')
+        && text.as_bytes().get(t.end..t.end + 6) == Some(b" label")
+        && let Some((name, end)) = local_at(text, t.end + 6)
+    {
+        p.lx.consume_through(end);
+        return Ok(label_operand(name));
+    }
+    p.expect(b',')?;
+    label(p)
+}
+
 fn label<'a>(p: &mut Parser<'a, '_>) -> PResult<Operand<'a>> {
+    let t = p.lx.peek();
+    if t.tok == Tok::Word("label")
+        && let Some((name, end)) = local_at(p.lx.text(), t.end)
+    {
+        p.lx.consume_through(end);
+        return Ok(label_operand(name));
+    }
     p.expect_word("label")?;
     let t = p.lx.next_token();
     match t.tok {
@@ -366,6 +410,27 @@ fn label<'a>(p: &mut Parser<'a, '_>) -> PResult<Operand<'a>> {
             format!("expected a block label, found {}", other.describe()),
         ),
     }
+}
+
+/// A phi's `[ v, %bb ]` in the shape LLVM prints, when the next token is
+/// its `[` and `v` a value `Parser::value_at` reads; consumed then.
+fn fast_incoming<'a>(p: &mut Parser<'a, '_>, ty: TypeId) -> Option<(Value<'a>, &'a str)> {
+    let t = p.lx.peek();
+    let text = p.lx.text();
+    let b = text.as_bytes();
+    if t.tok != Tok::Punct(b'[') || ty == TypeTable::METADATA || b.get(t.end) != Some(&b' ') {
+        return None;
+    }
+    let (v, v_end) = Parser::value_at(text, t.end + 1)?;
+    if b.get(v_end) != Some(&b',') {
+        return None;
+    }
+    let (bb, bb_end) = local_at(text, v_end + 1)?;
+    if b.get(bb_end..bb_end + 2)? != b" ]" {
+        return None;
+    }
+    p.lx.consume_through(bb_end + 2);
+    Some((v, bb))
 }
 
 /// `, <type> <value>`
@@ -404,10 +469,8 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
                 inst.operands.push(label(p)?);
             } else {
                 inst.operands.push(p.parse_operand()?);
-                p.expect(b',')?;
-                inst.operands.push(label(p)?);
-                p.expect(b',')?;
-                inst.operands.push(label(p)?);
+                inst.operands.push(comma_label(p)?);
+                inst.operands.push(comma_label(p)?);
             }
         }
         Switch => {
@@ -438,8 +501,13 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
         }
         op if op.is_binary() => {
             let a = p.parse_operand()?;
-            p.expect(b',')?;
-            let b = p.parse_value(a.ty)?;
+            let b = match p.fast_comma_value(a.ty) {
+                Some(b) => b,
+                None => {
+                    p.expect(b',')?;
+                    p.parse_value(a.ty)?
+                }
+            };
             inst.ty = a.ty;
             let ty = a.ty;
             inst.operands.push(a);
@@ -457,8 +525,13 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
                 }
             }
             let a = p.parse_operand()?;
-            p.expect(b',')?;
-            let b = p.parse_value(a.ty)?;
+            let b = match p.fast_comma_value(a.ty) {
+                Some(b) => b,
+                None => {
+                    p.expect(b',')?;
+                    p.parse_value(a.ty)?
+                }
+            };
             inst.ty = bool_like(p.types, a.ty);
             inst.operands.push(a.clone());
             inst.operands.push(Operand { ty: a.ty, value: b });
@@ -482,6 +555,19 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
             let ty = p.parse_type()?;
             inst.ty = ty;
             loop {
+                if let Some((v, bb)) = fast_incoming(p, ty) {
+                    inst.operands.push(Operand { ty, value: v });
+                    inst.operands.push(label_operand(bb));
+                    if p.lx.peek_tok() == Tok::Punct(b',') {
+                        p.lx.next_token();
+                        if p.lx.peek_tok() != Tok::Punct(b'[') {
+                            attachments_after_comma(p, inst)?;
+                            return Ok(());
+                        }
+                        continue;
+                    }
+                    break;
+                }
                 p.expect(b'[')?;
                 let v = p.parse_value(ty)?;
                 p.expect(b',')?;

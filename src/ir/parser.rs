@@ -109,11 +109,18 @@ pub fn is_ident_byte(b: u8) -> bool {
 
 /// The end of the identifier bytes from `at`.
 #[inline]
-fn ident_end(b: &[u8], mut at: usize) -> usize {
+pub fn ident_end(b: &[u8], mut at: usize) -> usize {
     while at < b.len() && is_ident_byte(b[at]) {
         at += 1;
     }
     at
+}
+
+/// True when the byte at `at` ends a word or number token before it (a
+/// `:` would make it a label).
+#[inline]
+fn ends_word(b: &[u8], at: usize) -> bool {
+    b.get(at).is_none_or(|&c| !is_ident_byte(c) && c != b':')
 }
 
 /// The end of 1 to 9 decimal digits at `at` and their value.
@@ -589,8 +596,64 @@ impl<'a, 't> Parser<'a, 't> {
                 _ => return None,
             }
         }
-        let v = e + 1;
-        let (value, end) = match *b.get(v)? {
+        let (value, end) = Self::value_at(text, e + 1)?;
+        self.lx.consume_through(end);
+        Some(Operand { ty, value })
+    }
+
+    /// A word type at `at` followed by a byte that ends the word token:
+    /// `float`, `half`, `double`, `iN`, `ptr [addrspace(N)]`.
+    #[inline]
+    fn word_type_at(&mut self, b: &[u8], at: usize) -> Option<(TypeId, usize)> {
+        let (ty, end) = match *b.get(at)? {
+            b'i' => {
+                let mut end = at + 1;
+                while end < b.len() && b[end].is_ascii_digit() {
+                    end += 1;
+                }
+                // The whole word first: `i3x` is no type, and interning
+                // `i3` on the way would change the ids of later types.
+                if !ends_word(b, end) {
+                    return None;
+                }
+                let digits = b.get(at + 1..end)?;
+                let ty = match digits {
+                    b"32" => TypeTable::I32,
+                    b"64" => TypeTable::I64,
+                    b"1" => TypeTable::I1,
+                    b"8" => TypeTable::I8,
+                    b"16" => TypeTable::I16,
+                    [] => return None,
+                    _ => self.types.int_from_digits(digits)?,
+                };
+                (ty, end)
+            }
+            b'f' if b.get(at..at + 5) == Some(b"float") => (TypeTable::FLOAT, at + 5),
+            b'h' if b.get(at..at + 4) == Some(b"half") => (TypeTable::HALF, at + 4),
+            b'd' if b.get(at..at + 6) == Some(b"double") => (TypeTable::DOUBLE, at + 6),
+            b'p' if b.get(at..at + 3) == Some(b"ptr") => {
+                if !ends_word(b, at + 3) {
+                    return None;
+                }
+                if b.get(at + 3..at + 14) == Some(b" addrspace(") {
+                    let (n_end, n) = small_digits(b, at + 14)?;
+                    if b.get(n_end) != Some(&b')') {
+                        return None;
+                    }
+                    return Some((self.types.ptr(n, None), n_end + 1));
+                }
+                return Some((self.types.ptr(0, None), at + 3));
+            }
+            _ => return None,
+        };
+        ends_word(b, end).then_some((ty, end))
+    }
+
+    /// A value in the shapes `fast_operand` reads, at `v`, and the offset past it.
+    #[inline]
+    pub fn value_at(text: &'a str, v: usize) -> Option<(Value<'a>, usize)> {
+        let b = text.as_bytes();
+        match *b.get(v)? {
             sigil @ (b'%' | b'@') => {
                 let end = ident_end(b, v + 1);
                 if end == v + 1 {
@@ -602,7 +665,7 @@ impl<'a, 't> Parser<'a, 't> {
                 } else {
                     Value::Global(name)
                 };
-                (value, end)
+                Some((value, end))
             }
             c @ (b'-' | b'0'..=b'9') => {
                 let digits = v + usize::from(c == b'-');
@@ -610,7 +673,7 @@ impl<'a, 't> Parser<'a, 't> {
                 while end < b.len() && b[end].is_ascii_digit() {
                     end += 1;
                 }
-                if end == digits || b.get(end).is_some_and(|&c| is_ident_byte(c) || c == b':') {
+                if end == digits || !ends_word(b, end) {
                     return None;
                 }
                 let s = text.get(v..end)?;
@@ -618,44 +681,27 @@ impl<'a, 't> Parser<'a, 't> {
                     Ok(n) => Value::Int(n),
                     Err(_) => Value::BigInt(s),
                 };
-                (value, end)
+                Some((value, end))
             }
-            _ => return None,
-        };
-        self.lx.consume_through(end);
-        Some(Operand { ty, value })
+            _ => None,
+        }
     }
 
-    /// A word type at `at` followed by a byte that ends the word token:
-    /// `float`, `half`, `double`, `iN`, `ptr [addrspace(N)]`.
-    fn word_type_at(&mut self, b: &[u8], at: usize) -> Option<(TypeId, usize)> {
-        if !b.get(at)?.is_ascii_lowercase() {
+    /// `, v` with `v` a value `fast_operand` reads, of type `ty`, when the
+    /// next token is the comma; consumed then, else nothing is.
+    #[inline]
+    pub fn fast_comma_value(&mut self, ty: TypeId) -> Option<Value<'a>> {
+        if ty == TypeTable::METADATA || self.depth + 2 > MAX_DEPTH {
             return None;
         }
-        let end = ident_end(b, at);
-        if b.get(end) == Some(&b':') {
+        let t = self.lx.peek();
+        let text = self.lx.text();
+        if t.tok != Tok::Punct(b',') || text.as_bytes().get(t.end) != Some(&b' ') {
             return None;
         }
-        let ty = match &b[at..end] {
-            b"float" => TypeTable::FLOAT,
-            b"half" => TypeTable::HALF,
-            b"double" => TypeTable::DOUBLE,
-            [b'i', digits @ ..] if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) => {
-                self.types.int_from_digits(digits)?
-            }
-            b"ptr" => {
-                if b.get(end..end + 11) == Some(b" addrspace(") {
-                    let (n_end, n) = small_digits(b, end + 11)?;
-                    if b.get(n_end) != Some(&b')') {
-                        return None;
-                    }
-                    return Some((self.types.ptr(n, None), n_end + 1));
-                }
-                self.types.ptr(0, None)
-            }
-            _ => return None,
-        };
-        Some((ty, end))
+        let (value, end) = Self::value_at(text, t.end + 1)?;
+        self.lx.consume_through(end);
+        Some(value)
     }
 
     /// `<type> [attributes] <value>`, as in call arguments.
