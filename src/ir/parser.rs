@@ -669,11 +669,37 @@ impl<'a, 't> Parser<'a, 't> {
             }
             c @ (b'-' | b'0'..=b'9') => {
                 let digits = v + usize::from(c == b'-');
+                if b.get(digits..digits + 2) == Some(b"0x") {
+                    // A hex float: the lexer takes every identifier byte.
+                    let end = ident_end(b, digits);
+                    return Some((Value::Float(text.get(v..end)?), end));
+                }
                 let mut end = digits;
                 while end < b.len() && b[end].is_ascii_digit() {
                     end += 1;
                 }
-                if end == digits || !ends_word(b, end) {
+                if end == digits {
+                    return None;
+                }
+                if b.get(end) == Some(&b'.') {
+                    // A decimal float, as the lexer reads it: no check of
+                    // what follows.
+                    end += 1;
+                    while end < b.len() && b[end].is_ascii_digit() {
+                        end += 1;
+                    }
+                    if matches!(b.get(end), Some(b'e' | b'E')) {
+                        end += 1;
+                        if matches!(b.get(end), Some(b'+' | b'-')) {
+                            end += 1;
+                        }
+                        while end < b.len() && b[end].is_ascii_digit() {
+                            end += 1;
+                        }
+                    }
+                    return Some((Value::Float(text.get(v..end)?), end));
+                }
+                if !ends_word(b, end) {
                     return None;
                 }
                 let s = text.get(v..end)?;
@@ -683,7 +709,24 @@ impl<'a, 't> Parser<'a, 't> {
                 };
                 Some((value, end))
             }
-            _ => None,
+            c => {
+                // The constant words.
+                let (word, value): (&[u8], Value<'a>) = match c {
+                    b'u' => (b"undef", Value::Undef),
+                    b'p' => (b"poison", Value::Poison),
+                    b't' => (b"true", Value::Bool(true)),
+                    b'f' => (b"false", Value::Bool(false)),
+                    b'z' => (b"zeroinitializer", Value::ZeroInitializer),
+                    b'n' if b.get(v + 1) == Some(&b'u') => (b"null", Value::Null),
+                    b'n' => (b"none", Value::None),
+                    _ => return None,
+                };
+                let end = v + word.len();
+                if b.get(v..end) != Some(word) || !ends_word(b, end) {
+                    return None;
+                }
+                Some((value, end))
+            }
         }
     }
 
