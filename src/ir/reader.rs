@@ -252,11 +252,17 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
             });
         }
         Tok::MetaRef(id) => {
-            p.expect(b'=')?;
-            let distinct = p.lx.eat_word("distinct");
+            // ` = [distinct ]!` as LLVM prints it is read from the bytes
+            // (the `=` is the next token, lexed already); else the tokens.
+            let (distinct, start) = match node_start_after_eq(p) {
+                Some(found) => found,
+                None => {
+                    p.expect(b'=')?;
+                    (p.lx.eat_word("distinct"), p.lx.offset())
+                }
+            };
             // The table keeps only where the node is and parses it when
             // asked, so metadata costs a few bytes per node, not its model.
-            let start = p.lx.offset();
             let end = match one_line_node_end(p.lx.text(), start) {
                 // Most nodes: recorded unread; their grammar is checked when
                 // first used (`MetadataTable::get`), which keeps reading
@@ -271,6 +277,11 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
                     node.end
                 }
                 None => {
+                    if p.lx.offset() != start {
+                        // Found on the bytes: the tokens take it from here.
+                        p.expect(b'=')?;
+                        p.lx.eat_word("distinct");
+                    }
                     drop(p.parse_meta_node()?);
                     p.lx.last_end()
                 }
@@ -293,6 +304,25 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
         }
     }
     ensure_line_end(p, t.line)
+}
+
+/// After `!N`, when the next token is `=` followed by ` !` or
+/// ` distinct !`: whether the node is distinct and where it starts (its
+/// `!`), which is where the tokens would find it. Consumes nothing.
+fn node_start_after_eq(p: &Parser<'_, '_>) -> Option<(bool, usize)> {
+    let eq = p.lx.peek();
+    if eq.tok != Tok::Punct(b'=') {
+        return None;
+    }
+    let b = p.lx.text().as_bytes();
+    let at = eq.end;
+    if b.get(at..at + 2)? == b" !" {
+        Some((false, at + 1))
+    } else if b.get(at..at + 11)? == b" distinct !" {
+        Some((true, at + 10))
+    } else {
+        None
+    }
 }
 
 /// A metadata node found by `one_line_node_end`.
