@@ -275,66 +275,122 @@ pub enum Opcode {
 }
 
 impl Opcode {
+    /// The opcode a word names. Dispatched on the first byte, so a word
+    /// is compared with a few opcodes, not all of them.
     pub fn from_word(w: &str) -> Option<Opcode> {
         use Opcode::*;
-        Some(match w {
-            "ret" => Ret,
-            "br" => Br,
-            "switch" => Switch,
-            "indirectbr" => IndirectBr,
-            "unreachable" => Unreachable,
-            "fneg" => FNeg,
-            "add" => Add,
-            "fadd" => FAdd,
-            "sub" => Sub,
-            "fsub" => FSub,
-            "mul" => Mul,
-            "fmul" => FMul,
-            "udiv" => UDiv,
-            "sdiv" => SDiv,
-            "fdiv" => FDiv,
-            "urem" => URem,
-            "srem" => SRem,
-            "frem" => FRem,
-            "shl" => Shl,
-            "lshr" => LShr,
-            "ashr" => AShr,
-            "and" => And,
-            "or" => Or,
-            "xor" => Xor,
-            "extractelement" => ExtractElement,
-            "insertelement" => InsertElement,
-            "shufflevector" => ShuffleVector,
-            "extractvalue" => ExtractValue,
-            "insertvalue" => InsertValue,
-            "alloca" => Alloca,
-            "load" => Load,
-            "store" => Store,
-            "fence" => Fence,
-            "cmpxchg" => CmpXchg,
-            "atomicrmw" => AtomicRmw,
-            "getelementptr" => GetElementPtr,
-            "trunc" => Trunc,
-            "zext" => ZExt,
-            "sext" => SExt,
-            "fptrunc" => FPTrunc,
-            "fpext" => FPExt,
-            "fptoui" => FPToUI,
-            "fptosi" => FPToSI,
-            "uitofp" => UIToFP,
-            "sitofp" => SIToFP,
-            "ptrtoint" => PtrToInt,
-            "inttoptr" => IntToPtr,
-            "bitcast" => BitCast,
-            "addrspacecast" => AddrSpaceCast,
-            "icmp" => ICmp,
-            "fcmp" => FCmp,
-            "phi" => Phi,
-            "select" => Select,
-            "freeze" => Freeze,
-            "call" => Call,
-            "va_arg" => VAArg,
-            "landingpad" => LandingPad,
+        Some(match *w.as_bytes().first()? {
+            b'a' => match w {
+                "add" => Add,
+                "and" => And,
+                "ashr" => AShr,
+                "alloca" => Alloca,
+                "atomicrmw" => AtomicRmw,
+                "addrspacecast" => AddrSpaceCast,
+                _ => return None,
+            },
+            b'b' => match w {
+                "br" => Br,
+                "bitcast" => BitCast,
+                _ => return None,
+            },
+            b'c' => match w {
+                "call" => Call,
+                "cmpxchg" => CmpXchg,
+                _ => return None,
+            },
+            b'e' => match w {
+                "extractelement" => ExtractElement,
+                "extractvalue" => ExtractValue,
+                _ => return None,
+            },
+            b'f' => match w {
+                "fadd" => FAdd,
+                "fmul" => FMul,
+                "fsub" => FSub,
+                "fdiv" => FDiv,
+                "fcmp" => FCmp,
+                "fneg" => FNeg,
+                "frem" => FRem,
+                "fence" => Fence,
+                "fptrunc" => FPTrunc,
+                "fpext" => FPExt,
+                "fptoui" => FPToUI,
+                "fptosi" => FPToSI,
+                "freeze" => Freeze,
+                _ => return None,
+            },
+            b'g' => match w {
+                "getelementptr" => GetElementPtr,
+                _ => return None,
+            },
+            b'i' => match w {
+                "icmp" => ICmp,
+                "insertelement" => InsertElement,
+                "insertvalue" => InsertValue,
+                "inttoptr" => IntToPtr,
+                "indirectbr" => IndirectBr,
+                _ => return None,
+            },
+            b'l' => match w {
+                "load" => Load,
+                "lshr" => LShr,
+                "landingpad" => LandingPad,
+                _ => return None,
+            },
+            b'm' => match w {
+                "mul" => Mul,
+                _ => return None,
+            },
+            b'o' => match w {
+                "or" => Or,
+                _ => return None,
+            },
+            b'p' => match w {
+                "phi" => Phi,
+                "ptrtoint" => PtrToInt,
+                _ => return None,
+            },
+            b'r' => match w {
+                "ret" => Ret,
+                _ => return None,
+            },
+            b's' => match w {
+                "store" => Store,
+                "select" => Select,
+                "sub" => Sub,
+                "shl" => Shl,
+                "sext" => SExt,
+                "sitofp" => SIToFP,
+                "sdiv" => SDiv,
+                "srem" => SRem,
+                "switch" => Switch,
+                "shufflevector" => ShuffleVector,
+                _ => return None,
+            },
+            b't' => match w {
+                "trunc" => Trunc,
+                _ => return None,
+            },
+            b'u' => match w {
+                "udiv" => UDiv,
+                "urem" => URem,
+                "uitofp" => UIToFP,
+                "unreachable" => Unreachable,
+                _ => return None,
+            },
+            b'v' => match w {
+                "va_arg" => VAArg,
+                _ => return None,
+            },
+            b'x' => match w {
+                "xor" => Xor,
+                _ => return None,
+            },
+            b'z' => match w {
+                "zext" => ZExt,
+                _ => return None,
+            },
             _ => return None,
         })
     }
@@ -508,10 +564,39 @@ impl Flags {
 
     /// The flag a word names, for the words that may follow an opcode.
     pub fn from_word(w: &str) -> Option<Flags> {
-        if w == "reassoc" {
-            return Some(Flags::REASSOC);
-        }
-        Self::NAMES.iter().find(|(n, _)| *n == w).map(|(_, f)| *f)
+        // Dispatched on the first byte: this runs on the word after every
+        // opcode, usually a type, which should be turned away at once.
+        Some(match *w.as_bytes().first()? {
+            b'n' => match w {
+                "nsw" => Flags::NSW,
+                "nuw" => Flags::NUW,
+                "nneg" => Flags::NNEG,
+                "nusw" => Flags::NUSW,
+                "notail" => Flags::NOTAIL,
+                "nnan" => Flags::NNAN,
+                "ninf" => Flags::NINF,
+                "nsz" => Flags::NSZ,
+                _ => return None,
+            },
+            b'a' => match w {
+                "atomic" => Flags::ATOMIC,
+                "arcp" => Flags::ARCP,
+                "afn" => Flags::AFN,
+                _ => return None,
+            },
+            b'e' if w == "exact" => Flags::EXACT,
+            b'i' if w == "inbounds" => Flags::INBOUNDS,
+            b'd' if w == "disjoint" => Flags::DISJOINT,
+            b's' if w == "samesign" => Flags::SAMESIGN,
+            b'v' if w == "volatile" => Flags::VOLATILE,
+            b't' if w == "tail" => Flags::TAIL,
+            b'm' if w == "musttail" => Flags::MUSTTAIL,
+            b'w' if w == "weak" => Flags::WEAK,
+            b'f' if w == "fast" => Flags::FAST,
+            b'c' if w == "contract" => Flags::CONTRACT,
+            b'r' if w == "reassoc" => Flags::REASSOC,
+            _ => return None,
+        })
     }
 
     pub fn contains(self, other: Flags) -> bool {
@@ -690,5 +775,41 @@ impl TypeTable<'_> {
     /// True when `id` is the `void` type.
     pub fn is_void(&self, id: TypeId) -> bool {
         id == TypeTable::VOID
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Flags, Opcode};
+
+    #[test]
+    fn every_opcode_and_flag_is_read_back_from_its_name() {
+        let words = "ret br switch indirectbr unreachable fneg add fadd sub fsub mul fmul \
+            udiv sdiv fdiv urem srem frem shl lshr ashr and or xor extractelement \
+            insertelement shufflevector extractvalue insertvalue alloca load store fence \
+            cmpxchg atomicrmw getelementptr trunc zext sext fptrunc fpext fptoui fptosi \
+            uitofp sitofp ptrtoint inttoptr bitcast addrspacecast icmp fcmp phi select \
+            freeze call va_arg landingpad";
+        let mut n = 0;
+        for w in words.split_whitespace() {
+            let op = Opcode::from_word(w).expect(w);
+            assert_eq!(op.name(), w);
+            n += 1;
+        }
+        assert_eq!(n, 57);
+        for w in [
+            "", "other", "i32", "float", "c", "xo", "ptr", "loads", "Add",
+        ] {
+            assert_eq!(Opcode::from_word(w), None, "{w}");
+        }
+        for (name, flag) in Flags::NAMES
+            .iter()
+            .chain([("reassoc", Flags::REASSOC)].iter())
+        {
+            assert_eq!(Flags::from_word(name), Some(*flag), "{name}");
+        }
+        for w in ["", "float", "i32", "n", "nswx", "fas", "align"] {
+            assert_eq!(Flags::from_word(w), None, "{w}");
+        }
     }
 }

@@ -67,28 +67,75 @@ fn is_const_expr_opcode(op: Opcode) -> bool {
 /// True for words that name a type.
 pub fn is_type_word(w: &str) -> bool {
     let b = w.as_bytes();
-    if b.len() >= 2 && b[0] == b'i' && b[1..].iter().all(u8::is_ascii_digit) {
-        return true;
+    match b.first() {
+        Some(b'i') => b.len() >= 2 && b[1..].iter().all(u8::is_ascii_digit),
+        Some(b'f') => w == "float" || w == "fp128",
+        Some(b'h') => w == "half",
+        Some(b'd') => w == "double",
+        Some(b'v') => w == "void",
+        Some(b'b') => w == "bfloat",
+        Some(b'p') => w == "ptr" || w == "ppc_fp128",
+        Some(b'x') => matches!(w, "x86_fp80" | "x86_mmx" | "x86_amx"),
+        Some(b'l') => w == "label",
+        Some(b'm') => w == "metadata",
+        Some(b't') => w == "token" || w == "target",
+        Some(b'o') => w == "opaque",
+        _ => false,
     }
-    matches!(
-        w,
-        "void"
-            | "half"
-            | "bfloat"
-            | "float"
-            | "double"
-            | "x86_fp80"
-            | "fp128"
-            | "ppc_fp128"
-            | "x86_mmx"
-            | "x86_amx"
-            | "label"
-            | "metadata"
-            | "token"
-            | "ptr"
-            | "target"
-            | "opaque"
-    )
+}
+
+/// Bytes that may continue an identifier, as the lexer reads them
+/// (`[-a-zA-Z$._0-9]`): bits 1 and 2; a `\\`, which may also continue a
+/// metadata name: bit 2.
+pub static NAME_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-') {
+            t[i] = 3;
+        } else if b == b'\\' {
+            t[i] = 2;
+        }
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+pub fn is_ident_byte(b: u8) -> bool {
+    NAME_BYTES[b as usize] & 1 != 0
+}
+
+/// The end of the identifier bytes from `at`.
+#[inline]
+pub fn ident_end(b: &[u8], mut at: usize) -> usize {
+    while at < b.len() && is_ident_byte(b[at]) {
+        at += 1;
+    }
+    at
+}
+
+/// True when the byte at `at` ends a word or number token before it (a
+/// `:` would make it a label).
+#[inline]
+fn ends_word(b: &[u8], at: usize) -> bool {
+    b.get(at).is_none_or(|&c| !is_ident_byte(c) && c != b':')
+}
+
+/// The end of 1 to 9 decimal digits at `at` and their value.
+#[inline]
+fn small_digits(b: &[u8], at: usize) -> Option<(usize, u32)> {
+    let mut end = at;
+    let mut v: u32 = 0;
+    while end < b.len() && b[end].is_ascii_digit() {
+        if end - at == 9 {
+            return None;
+        }
+        v = v * 10 + u32::from(b[end] - b'0');
+        end += 1;
+    }
+    (end > at).then_some((end, v))
 }
 
 impl<'a, 't> Parser<'a, 't> {
@@ -117,20 +164,34 @@ impl<'a, 't> Parser<'a, 't> {
         })
     }
 
+    #[inline]
     pub fn expect(&mut self, c: u8) -> PResult<()> {
         if self.lx.eat(c) {
             Ok(())
         } else {
-            self.expected(&format!("'{}'", c as char))
+            self.expected_punct(c)
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn expected_punct<T>(&mut self, c: u8) -> PResult<T> {
+        self.expected(&format!("'{}'", c as char))
+    }
+
+    #[inline]
     pub fn expect_word(&mut self, w: &str) -> PResult<()> {
         if self.lx.eat_word(w) {
             Ok(())
         } else {
-            self.expected(&format!("'{w}'"))
+            self.expected_word(w)
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn expected_word<T>(&mut self, w: &str) -> PResult<T> {
+        self.expected(&format!("'{w}'"))
     }
 
     fn enter(&mut self) -> PResult<()> {
@@ -348,9 +409,9 @@ impl<'a, 't> Parser<'a, 't> {
     fn type_word(&mut self, w: &'a str, t: Token<'a>) -> PResult<TypeId> {
         let b = w.as_bytes();
         if b.len() >= 2 && b[0] == b'i' && b[1..].iter().all(u8::is_ascii_digit) {
-            return match w[1..].parse::<u32>() {
-                Ok(bits) if bits > 0 && bits <= (1 << 23) => Ok(self.types.int(bits)),
-                _ => self.error(t.line, format!("bad integer type '{}'", cut(w))),
+            return match self.types.int_from_digits(&b[1..]) {
+                Some(id) => Ok(id),
+                None => self.error(t.line, format!("bad integer type '{}'", cut(w))),
             };
         }
         Ok(match w {
@@ -467,13 +528,230 @@ impl<'a, 't> Parser<'a, 't> {
 
     /// `<type> <value>`
     pub fn parse_operand(&mut self) -> PResult<Operand<'a>> {
+        if let Some(op) = self.fast_operand(self.lx.peek().start) {
+            return Ok(op);
+        }
         let ty = self.parse_type()?;
         let value = self.parse_value(ty)?;
         Ok(Operand { ty, value })
     }
 
+    /// An operand in the shapes LLVM prints most, read from the bytes at
+    /// `at` (the start of the next token, or just past it) and consumed:
+    /// a type that is a word (`float`, `iN`, `ptr addrspace(N)`), a named
+    /// struct or a vector of a word type, with typed-pointer suffixes
+    /// (`*`, ` addrspace(N)*`); one space; a local, a global or a decimal
+    /// integer. `None`, with nothing consumed, for anything else, which
+    /// the tokens then read: the same types are interned in the same order
+    /// either way, so type ids do not depend on which path read them.
+    pub fn fast_operand(&mut self, at: usize) -> Option<Operand<'a>> {
+        // The token path nests three levels at most here; near the limit
+        // it must be the one to report it.
+        if self.depth + 4 > MAX_DEPTH {
+            return None;
+        }
+        let text = self.lx.text();
+        let b = text.as_bytes();
+        let (mut ty, mut e) = match *b.get(at)? {
+            b'<' => {
+                let (len_end, len) = small_digits(b, at + 1)?;
+                if b.get(len_end..len_end + 3)? != b" x " {
+                    return None;
+                }
+                let (elem, elem_end) = self.word_type_at(b, len_end + 3)?;
+                if b.get(elem_end) != Some(&b'>') {
+                    return None;
+                }
+                let vector = self.types.intern(Type::Vector {
+                    len: u64::from(len),
+                    elem,
+                    scalable: false,
+                });
+                (vector, elem_end + 1)
+            }
+            b'%' => {
+                let end = ident_end(b, at + 1);
+                if end == at + 1 {
+                    return None;
+                }
+                (self.types.intern(Type::Named(text.get(at + 1..end)?)), end)
+            }
+            _ => self.word_type_at(b, at)?,
+        };
+        loop {
+            match b.get(e) {
+                Some(b'*') => {
+                    ty = self.types.ptr(0, Some(ty));
+                    e += 1;
+                }
+                Some(b' ') if b.get(e + 1..e + 11) == Some(b"addrspace(") => {
+                    let (n_end, n) = small_digits(b, e + 11)?;
+                    if b.get(n_end..n_end + 2)? != b")*" {
+                        return None;
+                    }
+                    ty = self.types.ptr(n, Some(ty));
+                    e = n_end + 2;
+                }
+                Some(b' ') => break,
+                _ => return None,
+            }
+        }
+        let (value, end) = Self::value_at(text, e + 1)?;
+        self.lx.consume_through(end);
+        Some(Operand { ty, value })
+    }
+
+    /// A word type at `at` followed by a byte that ends the word token:
+    /// `float`, `half`, `double`, `iN`, `ptr [addrspace(N)]`.
+    #[inline]
+    fn word_type_at(&mut self, b: &[u8], at: usize) -> Option<(TypeId, usize)> {
+        let (ty, end) = match *b.get(at)? {
+            b'i' => {
+                let mut end = at + 1;
+                while end < b.len() && b[end].is_ascii_digit() {
+                    end += 1;
+                }
+                // The whole word first: `i3x` is no type, and interning
+                // `i3` on the way would change the ids of later types.
+                if !ends_word(b, end) {
+                    return None;
+                }
+                let digits = b.get(at + 1..end)?;
+                let ty = match digits {
+                    b"32" => TypeTable::I32,
+                    b"64" => TypeTable::I64,
+                    b"1" => TypeTable::I1,
+                    b"8" => TypeTable::I8,
+                    b"16" => TypeTable::I16,
+                    [] => return None,
+                    _ => self.types.int_from_digits(digits)?,
+                };
+                (ty, end)
+            }
+            b'f' if b.get(at..at + 5) == Some(b"float") => (TypeTable::FLOAT, at + 5),
+            b'h' if b.get(at..at + 4) == Some(b"half") => (TypeTable::HALF, at + 4),
+            b'd' if b.get(at..at + 6) == Some(b"double") => (TypeTable::DOUBLE, at + 6),
+            b'p' if b.get(at..at + 3) == Some(b"ptr") => {
+                if !ends_word(b, at + 3) {
+                    return None;
+                }
+                if b.get(at + 3..at + 14) == Some(b" addrspace(") {
+                    let (n_end, n) = small_digits(b, at + 14)?;
+                    if b.get(n_end) != Some(&b')') {
+                        return None;
+                    }
+                    return Some((self.types.ptr(n, None), n_end + 1));
+                }
+                return Some((self.types.ptr(0, None), at + 3));
+            }
+            _ => return None,
+        };
+        ends_word(b, end).then_some((ty, end))
+    }
+
+    /// A value in the shapes `fast_operand` reads, at `v`, and the offset past it.
+    #[inline]
+    pub fn value_at(text: &'a str, v: usize) -> Option<(Value<'a>, usize)> {
+        let b = text.as_bytes();
+        match *b.get(v)? {
+            sigil @ (b'%' | b'@') => {
+                let end = ident_end(b, v + 1);
+                if end == v + 1 {
+                    return None;
+                }
+                let name = text.get(v + 1..end)?;
+                let value = if sigil == b'%' {
+                    Value::Local(name)
+                } else {
+                    Value::Global(name)
+                };
+                Some((value, end))
+            }
+            c @ (b'-' | b'0'..=b'9') => {
+                let digits = v + usize::from(c == b'-');
+                if b.get(digits..digits + 2) == Some(b"0x") {
+                    // A hex float: the lexer takes every identifier byte.
+                    let end = ident_end(b, digits);
+                    return Some((Value::Float(text.get(v..end)?), end));
+                }
+                let mut end = digits;
+                while end < b.len() && b[end].is_ascii_digit() {
+                    end += 1;
+                }
+                if end == digits {
+                    return None;
+                }
+                if b.get(end) == Some(&b'.') {
+                    // A decimal float, as the lexer reads it: no check of
+                    // what follows.
+                    end += 1;
+                    while end < b.len() && b[end].is_ascii_digit() {
+                        end += 1;
+                    }
+                    if matches!(b.get(end), Some(b'e' | b'E')) {
+                        end += 1;
+                        if matches!(b.get(end), Some(b'+' | b'-')) {
+                            end += 1;
+                        }
+                        while end < b.len() && b[end].is_ascii_digit() {
+                            end += 1;
+                        }
+                    }
+                    return Some((Value::Float(text.get(v..end)?), end));
+                }
+                if !ends_word(b, end) {
+                    return None;
+                }
+                let s = text.get(v..end)?;
+                let value = match s.parse::<i64>() {
+                    Ok(n) => Value::Int(n),
+                    Err(_) => Value::BigInt(s),
+                };
+                Some((value, end))
+            }
+            c => {
+                // The constant words.
+                let (word, value): (&[u8], Value<'a>) = match c {
+                    b'u' => (b"undef", Value::Undef),
+                    b'p' => (b"poison", Value::Poison),
+                    b't' => (b"true", Value::Bool(true)),
+                    b'f' => (b"false", Value::Bool(false)),
+                    b'z' => (b"zeroinitializer", Value::ZeroInitializer),
+                    b'n' if b.get(v + 1) == Some(&b'u') => (b"null", Value::Null),
+                    b'n' => (b"none", Value::None),
+                    _ => return None,
+                };
+                let end = v + word.len();
+                if b.get(v..end) != Some(word) || !ends_word(b, end) {
+                    return None;
+                }
+                Some((value, end))
+            }
+        }
+    }
+
+    /// `, v` with `v` a value `fast_operand` reads, of type `ty`, when the
+    /// next token is the comma; consumed then, else nothing is.
+    #[inline]
+    pub fn fast_comma_value(&mut self, ty: TypeId) -> Option<Value<'a>> {
+        if ty == TypeTable::METADATA || self.depth + 2 > MAX_DEPTH {
+            return None;
+        }
+        let t = self.lx.peek();
+        let text = self.lx.text();
+        if t.tok != Tok::Punct(b',') || text.as_bytes().get(t.end) != Some(&b' ') {
+            return None;
+        }
+        let (value, end) = Self::value_at(text, t.end + 1)?;
+        self.lx.consume_through(end);
+        Some(value)
+    }
+
     /// `<type> [attributes] <value>`, as in call arguments.
     pub fn parse_argument(&mut self) -> PResult<Operand<'a>> {
+        if let Some(op) = self.fast_operand(self.lx.peek().start) {
+            return Ok(op);
+        }
         let ty = self.parse_type()?;
         self.skip_attributes()?;
         let value = self.parse_value(ty)?;

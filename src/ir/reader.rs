@@ -252,11 +252,17 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
             });
         }
         Tok::MetaRef(id) => {
-            p.expect(b'=')?;
-            let distinct = p.lx.eat_word("distinct");
+            // ` = [distinct ]!` as LLVM prints it is read from the bytes
+            // (the `=` is the next token, lexed already); else the tokens.
+            let (distinct, start) = match node_start_after_eq(p) {
+                Some(found) => found,
+                None => {
+                    p.expect(b'=')?;
+                    (p.lx.eat_word("distinct"), p.lx.offset())
+                }
+            };
             // The table keeps only where the node is and parses it when
             // asked, so metadata costs a few bytes per node, not its model.
-            let start = p.lx.offset();
             let end = match one_line_node_end(p.lx.text(), start) {
                 // Most nodes: recorded unread; their grammar is checked when
                 // first used (`MetadataTable::get`), which keeps reading
@@ -271,6 +277,11 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
                     node.end
                 }
                 None => {
+                    if p.lx.offset() != start {
+                        // Found on the bytes: the tokens take it from here.
+                        p.expect(b'=')?;
+                        p.lx.eat_word("distinct");
+                    }
                     drop(p.parse_meta_node()?);
                     p.lx.last_end()
                 }
@@ -295,6 +306,25 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
     ensure_line_end(p, t.line)
 }
 
+/// After `!N`, when the next token is `=` followed by ` !` or
+/// ` distinct !`: whether the node is distinct and where it starts (its
+/// `!`), which is where the tokens would find it. Consumes nothing.
+fn node_start_after_eq(p: &Parser<'_, '_>) -> Option<(bool, usize)> {
+    let eq = p.lx.peek();
+    if eq.tok != Tok::Punct(b'=') {
+        return None;
+    }
+    let b = p.lx.text().as_bytes();
+    let at = eq.end;
+    if b.get(at..at + 2)? == b" !" {
+        Some((false, at + 1))
+    } else if b.get(at..at + 11)? == b" distinct !" {
+        Some((true, at + 10))
+    } else {
+        None
+    }
+}
+
 /// A metadata node found by `one_line_node_end`.
 struct OneLineNode {
     /// Just past its last bracket.
@@ -304,6 +334,18 @@ struct OneLineNode {
     /// A `*` outside strings: a typed-pointer type.
     has_star: bool,
 }
+
+/// The bytes `one_line_node_end` must look at.
+static NODE_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let special = b"\"()[]{}<>;*";
+    let mut i = 0;
+    while i < special.len() {
+        t[special[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 /// Where the metadata node starting at `start` ends, and where the next line
 /// starts, when the node is a `!{...}` or `!Name(...)` that closes every
@@ -324,7 +366,23 @@ fn one_line_node_end(text: &str, start: usize) -> Option<OneLineNode> {
     let mut i = 1;
     let mut end = None;
     while i < line.len() {
-        match line[i] {
+        // Most bytes are none of those below: passed over four at a time.
+        while let Some(four) = line.get(i..i + 4)
+            && !(NODE_BYTES[four[0] as usize]
+                | NODE_BYTES[four[1] as usize]
+                | NODE_BYTES[four[2] as usize]
+                | NODE_BYTES[four[3] as usize])
+        {
+            i += 4;
+        }
+        let Some(&c) = line.get(i) else {
+            break;
+        };
+        if !NODE_BYTES[c as usize] {
+            i += 1;
+            continue;
+        }
+        match c {
             b'"' => match memchr::memchr(b'"', &line[i + 1..]) {
                 Some(j) => i += j + 1,
                 None => return None,
@@ -626,10 +684,7 @@ fn locate_body<'a>(
 ) {
     let bytes = p.lx.text().as_bytes();
     let rest = &bytes[from..];
-    // The `}` is looked for only up to the next `define`: searching the
-    // whole rest made a file of unclosed bodies take quadratic time.
-    let next_define = find_line_starting(rest, b"define ");
-    let close = find_line_starting(&rest[..next_define.unwrap_or(rest.len())], b"}");
+    let (close, next_define) = body_end(rest);
     let (end, resume, closed) = match (close, next_define) {
         (Some(c), _) => (c, c + 1, true),
         (None, Some(d)) => (d, d, false),
@@ -655,23 +710,47 @@ fn locate_body<'a>(
     p.lx.seek(from + resume, end_line);
 }
 
-/// Offset of the first line (after `rest[0]`'s line) that starts with `prefix`,
-/// pointing at the prefix. For `}`, the line must hold nothing else.
-fn find_line_starting(rest: &[u8], prefix: &[u8]) -> Option<usize> {
-    let mut needle = Vec::with_capacity(prefix.len() + 1);
-    needle.push(b'\n');
-    needle.extend_from_slice(prefix);
-    let finder = memchr::memmem::Finder::new(&needle);
-    let mut base = 0;
-    while let Some(i) = finder.find(&rest[base..]) {
-        let at = base + i + 1;
-        if prefix != b"}" {
-            return Some(at);
+/// Where the body text `rest` ends: the first `}` line (`find_close_line`)
+/// unless a `define` line comes before it, and that `define` line if so;
+/// `(None, None)` when neither is found.
+///
+/// Looked for in windows that double in size, the `define` only as far
+/// as the window that holds the `}`: the bytes after a body (declarations,
+/// all the metadata after the last one) are not searched, and a file of
+/// unclosed bodies still takes linear time, each body costing at most a
+/// few times its own length.
+fn body_end(rest: &[u8]) -> (Option<usize>, Option<usize>) {
+    const NEEDLE: &[u8] = b"\ndefine ";
+    let finder = memchr::memmem::Finder::new(NEEDLE);
+    let (mut from, mut window) = (0, 4096);
+    loop {
+        let to = (from + window).min(rest.len());
+        let close = find_close_line(rest, from, to);
+        // A `define` line that straddles `from` starts within the needle's
+        // length before it; one wholly before was looked for already.
+        let look = from.saturating_sub(NEEDLE.len() - 1);
+        let stop = close.unwrap_or(to);
+        if let Some(i) = finder.find(&rest[look..stop]) {
+            return (None, Some(look + i + 1));
         }
-        match rest.get(at + 1) {
-            None | Some(b'\n') | Some(b'\r') | Some(b' ') => return Some(at),
-            _ => base = at,
+        if close.is_some() || to == rest.len() {
+            return (close, None);
         }
+        from = to;
+        window *= 2;
     }
-    None
+}
+
+/// Offset of the first `}` in `rest[from..to]` that starts a line (after
+/// `rest[0]`'s line) and is followed by nothing but the line's end or a
+/// blank. The `}` is found by its own byte, rare inside bodies (a search
+/// for `\n}` stopped on every line).
+fn find_close_line(rest: &[u8], from: usize, to: usize) -> Option<usize> {
+    memchr::memchr_iter(b'}', &rest[from..to])
+        .map(|i| from + i)
+        .find(|&at| {
+            at > 0
+                && rest[at - 1] == b'\n'
+                && matches!(rest.get(at + 1), None | Some(b'\n' | b'\r' | b' '))
+        })
 }
