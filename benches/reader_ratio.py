@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The reader's throughput against llvm-as-22's, in interleaved rounds (issue 2).
+
+    cargo bench --bench read --no-run            # builds the reader bench
+    python3 benches/reader_ratio.py > /tmp/ratio.md
+
+On a shared machine one slow moment decides a single comparison, so each round
+times the reader (benches/read.rs with READER_ONLY=1, best of 5 in one process,
+text already in memory) and then llvm-as-22 -disable-output -disable-verify
+(best of 3) on the same file, one input after the other, and the ratio is taken
+within the round. The summary gives each input's median and worst round.
+
+With CALLGRIND=1 it also counts, with callgrind, the instructions both execute on
+the corpus-as-one-module input, less what each spends on an empty module: a
+number that does not move with the load (but llvm-as retires fewer instructions
+a cycle than the reader, so it understates the wall-time ratio).
+
+Inputs: the modules benches/read_bench.sh makes in BENCH_DIR (default
+${TMPDIR:-/tmp}/air-scan-bench): corpus-merged.opaque.ll, large-100MB.opaque.ll,
+large-100MB.typed.ll; missing ones are made with benches/make_large_module.py.
+Environment: ROUNDS (default 5), LLVM_AS, READER (the bench binary), CORPUS.
+"""
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+E = os.environ
+BENCH_DIR = E.get("BENCH_DIR") or os.path.join(E.get("TMPDIR", "/tmp"), "air-scan-bench")
+CORPUS = E.get("CORPUS") or os.path.join(ROOT, "..", "shared", "corpus")
+ROUNDS = int(E.get("ROUNDS", "5"))
+MB = 1e6
+
+
+def log(msg):
+    print("reader_ratio: " + msg, file=sys.stderr, flush=True)
+
+
+def fail(msg):
+    log("error: " + msg)
+    sys.exit(1)
+
+
+def reader_binary():
+    if E.get("READER"):
+        return E["READER"]
+    p = subprocess.run(["cargo", "bench", "--bench", "read", "--no-run"], cwd=ROOT,
+                       capture_output=True, text=True)
+    found = re.findall(r"Executable .*\((.*)\)", p.stderr + p.stdout)
+    if not found:
+        fail("could not build the read bench:\n" + p.stderr[-2000:])
+    return os.path.join(ROOT, found[-1])
+
+
+LLVM_AS = E.get("LLVM_AS") or shutil.which("llvm-as-22") or "/usr/lib/llvm-22/bin/llvm-as"
+if not os.access(LLVM_AS, os.X_OK):
+    fail("llvm-as-22 not found (apt-get install llvm-22, or set LLVM_AS)")
+READER = reader_binary()
+
+INPUTS = [
+    ("corpus `.opaque.ll` as one module", "corpus-merged.opaque.ll", ["--one-pass"]),
+    ("large module, opaque pointers", "large-100MB.opaque.ll", ["--size-mb", "100"]),
+    ("large module, typed pointers", "large-100MB.typed.ll", ["--size-mb", "100", "--typed"]),
+]
+os.makedirs(BENCH_DIR, exist_ok=True)
+for _label, name, args in INPUTS:
+    path = os.path.join(BENCH_DIR, name)
+    if not os.path.exists(path):
+        if not os.path.isdir(CORPUS):
+            fail(f"{path} is missing and there is no corpus at {CORPUS} to make it from")
+        log(f"making {path}")
+        subprocess.run([sys.executable, os.path.join(HERE, "make_large_module.py"), CORPUS, path,
+                        *args], check=True)
+
+
+def reader_seconds(path):
+    env = {**E, "READER_ONLY": "1", "RUNS": "5"}
+    p = subprocess.run([READER, path], env=env, capture_output=True, text=True)
+    m = re.search(r"best ([0-9.]+) s", p.stdout)
+    if p.returncode != 0 or not m:
+        fail(f"the reader bench failed on {path}: {p.stderr[-1000:]}")
+    return float(m.group(1))
+
+
+def llvm_as_seconds(path, runs=3):
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.run([LLVM_AS, "-disable-output", "-disable-verify", path],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            fail(f"llvm-as-22 rejected {path}: {p.stderr[-1000:].decode(errors='replace')}")
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+load0 = loadavg()
+ratios = {label: [] for label, _, _ in INPUTS}
+best_speed = {label: [0.0, 0.0] for label, _, _ in INPUTS}  # MB/s: reader, llvm-as
+lines = []
+for r in range(1, ROUNDS + 1):
+    for label, name, _ in INPUTS:
+        path = os.path.join(BENCH_DIR, name)
+        size = os.path.getsize(path)
+        ours = reader_seconds(path)
+        theirs = llvm_as_seconds(path)
+        ratio = theirs / ours
+        ratios[label].append(ratio)
+        best = best_speed[label]
+        best[0], best[1] = max(best[0], size / MB / ours), max(best[1], size / MB / theirs)
+        log(f"round {r}, {name}: reader {size / MB / ours:.0f} MB/s, llvm-as {size / MB / theirs:.1f} MB/s, {ratio:.1f}x")
+        lines.append(f"| {r} | {label} | {size / MB:.1f} | {size / MB / ours:.0f} | "
+                     f"{size / MB / theirs:.1f} | {ratio:.1f}x |")
+
+print(f"- {time.strftime('%Y-%m-%d %H:%M %Z')}, `nproc` = {os.cpu_count()}, load average "
+      f"{load0} before and {loadavg()} after; {ROUNDS} rounds; reader: best of 5 in process, "
+      "text in memory; llvm-as-22 -disable-output -disable-verify: best of 3 processes; MB = 10^6 bytes")
+print()
+print("| round | input | MB | reader MB/s | llvm-as-22 MB/s | reader / llvm-as |")
+print("|---:|---|---:|---:|---:|---:|")
+print("\n".join(lines))
+print()
+print("| input | median ratio | worst round | best round | best reader MB/s ÷ best llvm-as MB/s |")
+print("|---|---:|---:|---:|---:|")
+for label, rs in ratios.items():
+    (ours, theirs) = best_speed[label]
+    print(f"| {label} | **{statistics.median(rs):.1f}x** | {min(rs):.1f}x | {max(rs):.1f}x | "
+          f"{ours:.0f} ÷ {theirs:.1f} = **{ours / theirs:.1f}x** |")
+
+if E.get("CALLGRIND"):
+    def instructions(cmd, env=None):
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+                           env=env, capture_output=True, text=True)
+        m = re.search(r"Collected : (\d+)", p.stderr)
+        if not m:
+            fail("callgrind failed: " + p.stderr[-1000:])
+        return int(m.group(1))
+
+    merged = os.path.join(BENCH_DIR, INPUTS[0][1])
+    empty = os.path.join(BENCH_DIR, "empty.ll")
+    with open(empty, "w") as f:
+        f.write('target triple = "air64-apple-macosx15.0.0"\n')
+    renv = {**E, "READER_ONLY": "1", "RUNS": "1"}
+    ours = instructions([READER, merged], renv) - instructions([READER, empty], renv)
+    as_cmd = [LLVM_AS, "-disable-output", "-disable-verify"]
+    theirs = instructions([*as_cmd, merged]) - instructions([*as_cmd, empty])
+    size = os.path.getsize(merged)
+    print()
+    print(f"Instructions on {INPUTS[0][0]} ({size / MB:.1f} MB), less an empty module's: reader "
+          f"{ours / 1e6:.0f} M ({ours / size:.1f} a byte; this includes copying the file into "
+          f"memory), llvm-as-22 {theirs / 1e6:.0f} M ({theirs / size:.1f} a byte): "
+          f"**{theirs / ours:.1f}x**.")
