@@ -193,21 +193,28 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Found> {
 /// [`Found::Error`] in their place, and the walk goes on.
 pub fn collect_with(paths: &[PathBuf], options: &WalkOptions) -> Vec<Found> {
     let mut out = Vec::new();
-    for root in paths {
-        match std::fs::metadata(root) {
-            Err(e) => out.push(Found::Error(root.clone(), format!("cannot open: {e}"))),
-            Ok(m) if !m.is_dir() => out.push(Found::File(root.clone())),
-            Ok(_) => walk(root, options, &mut out),
-        }
-    }
+    walk_each(paths, options, |found| out.push(found));
     out
 }
 
-fn walk(root: &Path, options: &WalkOptions, out: &mut Vec<Found>) {
+/// As [`collect_with`], handing each entry to `found` as soon as the walk
+/// meets it, in the same order: a scan starts on the first files while the
+/// walk goes on.
+pub fn walk_each(paths: &[PathBuf], options: &WalkOptions, mut found: impl FnMut(Found)) {
+    for root in paths {
+        match std::fs::metadata(root) {
+            Err(e) => found(Found::Error(root.clone(), format!("cannot open: {e}"))),
+            Ok(m) if !m.is_dir() => found(Found::File(root.clone())),
+            Ok(_) => walk(root, options, &mut found),
+        }
+    }
+}
+
+fn walk(root: &Path, options: &WalkOptions, out: &mut impl FnMut(Found)) {
     let overrides = match options.overrides(root) {
         Ok(o) => o,
         Err(e) => {
-            out.push(Found::Error(root.to_path_buf(), e));
+            out(Found::Error(root.to_path_buf(), e));
             return;
         }
     };
@@ -223,7 +230,7 @@ fn walk(root: &Path, options: &WalkOptions, out: &mut Vec<Found>) {
                 let p = e.path();
                 let is_file = e.file_type().is_some_and(|t| t.is_file());
                 if is_file && is_scanned(p) {
-                    out.push(Found::File(p.to_path_buf()));
+                    out(Found::File(p.to_path_buf()));
                 }
             }
             Err(err) => {
@@ -233,7 +240,7 @@ fn walk(root: &Path, options: &WalkOptions, out: &mut Vec<Found>) {
                 if is_dangling(&err) && has_other_extension(&path) {
                     continue;
                 }
-                out.push(Found::Error(path, describe(&err)));
+                out(Found::Error(path, describe(&err)));
             }
         }
     }

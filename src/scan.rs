@@ -835,42 +835,21 @@ pub fn scan_all(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Scan
 /// Scans `paths` with `jobs` threads and gives each file's report to `sink`,
 /// on the calling thread, in the order the files were found, as soon as it
 /// and every report before it are done: a caller that writes each report and
-/// lets it go holds a few at a time, not the whole scan's.
+/// lets it go holds a few at a time, not the whole scan's. The folders are
+/// walked on a thread of their own while the first files are scanned.
 pub fn scan_each(
     paths: &[PathBuf],
     jobs: usize,
     config: &ScanConfig<'_>,
     mut sink: impl FnMut(FileReport) + Send,
 ) -> ScanOutput {
-    let mut found = input::collect_with(paths, &config.walk);
-    let is_metal = |f: &Found| matches!(f, Found::File(p) if xcrun::is_metal(p));
-    let has_metal = found.iter().any(is_metal);
-    let mut skipped = Vec::new();
-    let mut skip_reason = None;
-    if has_metal {
-        if let Err(Unavailable::Missing(why)) = config.xcrun() {
-            skip_reason = Some(why.clone());
-            found.retain(|f| match f {
-                Found::File(p) if xcrun::is_metal(p) => {
-                    skipped.push(p.clone());
-                    false
-                }
-                _ => true,
-            });
-        }
-    }
-    let compiles = found.iter().any(is_metal);
-    let bar = progress_bar(
-        config.progress && (compiles || found.len() >= PROGRESS_MIN_FILES),
-        found.len(),
-    );
-    let units = units(&found);
+    let bar = Progress::new(config.progress);
     // Each unit gives each of its files' reports, with the file's place in
-    // `found`: reports come out in that order whatever the grouping.
-    let work = |unit: &Unit<'_>| -> UnitReports {
+    // the walk: reports come out in that order whatever the grouping.
+    let work = |unit: &Unit| -> UnitReports {
         let out = match unit {
             Unit::Binaries(files) => {
-                let paths: Vec<&Path> = files.iter().map(|(_, p)| *p).collect();
+                let paths: Vec<&Path> = files.iter().map(|(_, p)| p.as_path()).collect();
                 let reports = scan_binaries(&paths, config);
                 files.iter().map(|(i, _)| *i).zip(reports).collect()
             }
@@ -885,33 +864,46 @@ pub fn scan_each(
                 )]
             }
         };
-        bar.inc(out.len() as u64);
+        bar.done(out.len());
         out
     };
     let mut in_order = InOrder::default();
-    // In the pool, so that a unit's own parallel work (the levels of a
-    // .metal file) keeps to --jobs threads too.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build();
-    match pool {
-        // One thread: each report is given before the next file is read.
-        Ok(pool) if jobs <= 1 => pool.install(|| {
-            for unit in &units {
-                in_order.put(work(unit), &mut sink);
-            }
-        }),
-        Ok(pool) => in_threads(&pool, &units, &work, |reports| {
-            in_order.put(reports, &mut sink)
-        }),
-        Err(_) => {
-            for unit in &units {
-                in_order.put(work(unit), &mut sink);
+    let (units, walked_units) = std::sync::mpsc::channel();
+    let skipped = std::thread::scope(|threads| {
+        let walker = threads.spawn(|| {
+            let mut units = Units::new(units, config, &bar);
+            input::walk_each(paths, &config.walk, |found| units.add(found));
+            units.finish()
+        });
+        // In the pool, so that a unit's own parallel work (the levels of a
+        // .metal file) keeps to --jobs threads too.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build();
+        match pool {
+            // One thread: each report is given before the next file is read.
+            Ok(pool) if jobs <= 1 => pool.install(|| {
+                for unit in walked_units {
+                    in_order.put(work(&unit), &mut sink);
+                }
+            }),
+            Ok(pool) => in_threads(&pool, walked_units, &work, |reports| {
+                in_order.put(reports, &mut sink)
+            }),
+            Err(_) => {
+                for unit in walked_units {
+                    in_order.put(work(&unit), &mut sink);
+                }
             }
         }
-    }
+        walker.join()
+    });
     in_order.flush(&mut sink);
-    bar.finish_and_clear();
+    bar.finish();
+    let (skipped, skip_reason) = match skipped {
+        Ok(skipped) => skipped,
+        Err(panic) => std::panic::resume_unwind(panic),
+    };
     ScanOutput {
         files: Vec::new(),
         skipped,
@@ -919,21 +911,21 @@ pub fn scan_each(
     }
 }
 
-/// Runs `work` on every unit with the pool's threads, which take units in order
-/// from a shared counter (rayon's splitting would start the second half
-/// early and leave its reports waiting), and gives each unit's reports to
-/// `arrived` on the calling thread as they come.
-fn in_threads<'u>(
+/// Runs `work` on every unit with the pool's threads, which take units in
+/// the order the walk sends them (rayon's splitting would start the second
+/// half early and leave its reports waiting), and gives each unit's reports
+/// to `arrived` on the calling thread as they come.
+fn in_threads(
     pool: &rayon::ThreadPool,
-    units: &[Unit<'u>],
-    work: &(dyn Fn(&Unit<'u>) -> UnitReports + Sync),
+    units: std::sync::mpsc::Receiver<Unit>,
+    work: &(dyn Fn(&Unit) -> UnitReports + Sync),
     mut arrived: impl FnMut(UnitReports),
 ) {
-    let next_unit = std::sync::atomic::AtomicUsize::new(0);
+    let units = std::sync::Mutex::new(units);
     let take_units = |done: std::sync::mpsc::Sender<UnitReports>| {
-        use std::sync::atomic::Ordering::Relaxed;
-        while let Some(unit) = units.get(next_unit.fetch_add(1, Relaxed)) {
-            if done.send(work(unit)).is_err() {
+        // The lock is let go before the work: only the taking is shared.
+        while let Some(unit) = units.lock().ok().and_then(|walked| walked.recv().ok()) {
+            if done.send(work(&unit)).is_err() {
                 return;
             }
         }
@@ -953,7 +945,7 @@ fn in_threads<'u>(
     });
 }
 
-/// A unit's reports, each file's with its place in the list found.
+/// A unit's reports, each file's with its place in the walk.
 type UnitReports = Vec<(usize, Vec<FileReport>)>;
 
 /// Reports that arrive out of order, given on in order.
@@ -964,8 +956,8 @@ struct InOrder {
 }
 
 impl InOrder {
-    /// Takes a unit's reports (each with its file's place in the list
-    /// found) and gives `sink` every report now next in line.
+    /// Takes a unit's reports (each with its file's place in the walk) and
+    /// gives `sink` every report now next in line.
     fn put(&mut self, reports: UnitReports, sink: &mut impl FnMut(FileReport)) {
         self.waiting.extend(reports);
         while let Some(reports) = self.waiting.remove(&self.wanted) {
@@ -986,55 +978,140 @@ impl InOrder {
 
 /// What one task of a scan reads: a file, or up to `llvm_dis::BATCH`
 /// `.air` and `.metallib` files, whose modules go to llvm-dis together.
-/// Each file comes with its place in the list found.
-enum Unit<'f> {
-    One(usize, &'f Found),
-    Binaries(Vec<(usize, &'f Path)>),
+/// Each file comes with its place in the walk.
+enum Unit {
+    One(usize, Found),
+    Binaries(Vec<(usize, PathBuf)>),
 }
 
-/// `found` cut into units in the order found: the binaries in groups,
-/// wherever they stand (a folder often holds `x.air` beside `x.ll`), each
-/// group where its first file stands; the rest one by one.
-fn units(found: &[Found]) -> Vec<Unit<'_>> {
-    let mut units = Vec::new();
-    // The unit being filled with binaries, as an index into `units`.
-    let mut open_batch: Option<usize> = None;
-    for (i, f) in found.iter().enumerate() {
-        match f {
-            Found::File(p) if crate::compile::BinaryInput::from_path(p).is_some() => {
-                match open_batch.map(|u| &mut units[u]) {
-                    Some(Unit::Binaries(batch))
-                        if batch.len() < crate::compile::llvm_dis::BATCH =>
-                    {
-                        batch.push((i, p.as_path()))
-                    }
-                    _ => {
-                        open_batch = Some(units.len());
-                        units.push(Unit::Binaries(vec![(i, p.as_path())]));
-                    }
-                }
-            }
-            _ => units.push(Unit::One(i, f)),
+/// Cuts what the walk finds into units and sends each on as soon as it is
+/// whole: a file at once, binaries once `llvm_dis::BATCH` are found (a
+/// folder often holds `x.air` beside `x.ll`) or the walk ends. `.metal`
+/// files are left out, and listed, where no compiler driver is found.
+struct Units<'c, 'r> {
+    send: std::sync::mpsc::Sender<Unit>,
+    config: &'c ScanConfig<'r>,
+    bar: &'c Progress,
+    /// Places handed out so far: every file sent on has one.
+    next_place: usize,
+    batch: Vec<(usize, PathBuf)>,
+    skipped: Vec<PathBuf>,
+    skip_reason: Option<String>,
+}
+
+impl<'c, 'r> Units<'c, 'r> {
+    fn new(
+        send: std::sync::mpsc::Sender<Unit>,
+        config: &'c ScanConfig<'r>,
+        bar: &'c Progress,
+    ) -> Self {
+        Units {
+            send,
+            config,
+            bar,
+            next_place: 0,
+            batch: Vec::new(),
+            skipped: Vec::new(),
+            skip_reason: None,
         }
     }
-    units
+
+    fn add(&mut self, found: Found) {
+        if let Found::File(p) = &found
+            && xcrun::is_metal(p)
+        {
+            if let Err(Unavailable::Missing(why)) = self.config.xcrun() {
+                self.skip_reason.get_or_insert_with(|| why.clone());
+                self.skipped.push(p.clone());
+                return;
+            }
+            self.bar.compiles();
+        }
+        let place = self.next_place;
+        self.next_place += 1;
+        self.bar.found();
+        match found {
+            Found::File(p) if crate::compile::BinaryInput::from_path(&p).is_some() => {
+                self.batch.push((place, p));
+                if self.batch.len() == crate::compile::llvm_dis::BATCH {
+                    self.send_batch();
+                }
+            }
+            other => self.send(Unit::One(place, other)),
+        }
+    }
+
+    fn send_batch(&mut self) {
+        if !self.batch.is_empty() {
+            let batch = std::mem::take(&mut self.batch);
+            self.send(Unit::Binaries(batch));
+        }
+    }
+
+    /// A unit for the workers. They take units until the scan ends; if they
+    /// are gone, so is the scan.
+    fn send(&self, unit: Unit) {
+        let _ = self.send.send(unit);
+    }
+
+    /// Sends the last binaries and says which `.metal` files were skipped,
+    /// and why.
+    fn finish(mut self) -> (Vec<PathBuf>, Option<String>) {
+        self.send_batch();
+        (self.skipped, self.skip_reason)
+    }
 }
 
-/// A bar on stderr when `wanted` and stderr is a terminal; else hidden, so
-/// logs and pipes never see it.
-fn progress_bar(wanted: bool, len: usize) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !wanted || !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
+/// The progress bar: on stderr when asked for and stderr is a terminal,
+/// and only once the scan has `PROGRESS_MIN_FILES` files or compiles one;
+/// else hidden, so logs and pipes never see it.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    /// Drawing allowed (asked for, stderr a terminal) and not yet started.
+    may_show: std::sync::atomic::AtomicBool,
+}
+
+impl Progress {
+    fn new(wanted: bool) -> Self {
+        use std::io::IsTerminal;
+        let bar = indicatif::ProgressBar::hidden();
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} files")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Progress {
+            bar,
+            may_show: (wanted && std::io::stderr().is_terminal()).into(),
+        }
     }
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(len as u64),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} files")
-    {
-        bar.set_style(style.progress_chars("=> "));
+
+    /// One more file to scan.
+    fn found(&self) {
+        self.bar.inc_length(1);
+        if self.bar.length() >= Some(PROGRESS_MIN_FILES as u64) {
+            self.show();
+        }
     }
-    bar
+
+    /// A file to compile: slow enough to show progress for, however few.
+    fn compiles(&self) {
+        self.show();
+    }
+
+    fn show(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.may_show.swap(false, Relaxed) {
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+    }
+
+    fn done(&self, files: usize) {
+        self.bar.inc(files as u64);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
