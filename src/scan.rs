@@ -1074,7 +1074,11 @@ struct Progress {
 impl Progress {
     fn new(wanted: bool) -> Self {
         use std::io::IsTerminal;
-        let bar = indicatif::ProgressBar::hidden();
+        // A length to grow (`inc_length` leaves a bar without one as it is).
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(0),
+            indicatif::ProgressDrawTarget::hidden(),
+        );
         if let Ok(style) =
             indicatif::ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} files")
         {

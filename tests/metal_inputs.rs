@@ -694,3 +694,53 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Runs `program args` with stderr on a terminal, through util-linux's
+/// `script` (Debian's bsdutils, always installed there); `None` where there
+/// is no `script` or it cannot open a terminal. Returns what the terminal
+/// showed.
+fn on_a_terminal(program: &Path, args: &[&str], dir: &Path) -> Option<String> {
+    let mut line = format!("'{}'", program.display());
+    for a in args {
+        line.push_str(&format!(" '{a}'"));
+    }
+    // Only stderr goes to the terminal: the report itself is not wanted.
+    line.push_str(" >/dev/null");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(dir)
+        .output()
+        .ok()?;
+    // `-e` passes air-scan's exit code on (0 here); anything else is
+    // `script` failing, e.g. to open a pseudo-terminal.
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_progress_bar_on_a_terminal_once_the_walk_finds_enough_files() {
+    let p = Project::new();
+    for i in 0..20 {
+        copy_minimal(&p.src().join(format!("k{i:02}.ll")));
+    }
+    let bin = assert_cmd::cargo::cargo_bin("air-scan");
+    let Some(shown) = on_a_terminal(&bin, &["--jobs", "1", "."], &p.src()) else {
+        eprintln!("skipped: no `script` command, or no terminal for it to open");
+        return;
+    };
+    // `{pos}/{len} files`, in whatever state it was last drawn.
+    let drawn = shown.match_indices(" files").any(|(at, _)| {
+        let before = shown[..at].rsplit(' ').next().unwrap_or("");
+        let (pos, len) = before.split_once('/').unwrap_or(("", ""));
+        pos.parse::<u32>().is_ok() && len.parse::<u32>().is_ok_and(|n| n >= 16)
+    });
+    assert!(drawn, "{shown:?}");
+    // Fewer than 16 files and nothing to compile: no bar.
+    let few = Project::new();
+    for i in 0..3 {
+        copy_minimal(&few.src().join(format!("k{i}.ll")));
+    }
+    let shown = on_a_terminal(&bin, &["--jobs", "1", "."], &few.src()).unwrap_or_default();
+    assert!(!shown.contains("files"), "{shown:?}");
+}
