@@ -869,7 +869,7 @@ pub fn scan_each(
     };
     let mut in_order = InOrder::default();
     let (units, walked_units) = std::sync::mpsc::channel();
-    let skipped = std::thread::scope(|threads| {
+    let walked = std::thread::scope(|threads| {
         let walker = threads.spawn(|| {
             let mut units = Units::new(units, config, &bar);
             input::walk_each(paths, &config.walk, |found| units.add(found));
@@ -900,7 +900,7 @@ pub fn scan_each(
     });
     in_order.flush(&mut sink);
     bar.finish();
-    let (skipped, skip_reason) = match skipped {
+    let (skipped, skip_reason) = match walked {
         Ok(skipped) => skipped,
         Err(panic) => std::panic::resume_unwind(panic),
     };
@@ -989,7 +989,7 @@ enum Unit {
 /// folder often holds `x.air` beside `x.ll`) or the walk ends. `.metal`
 /// files are left out, and listed, where no compiler driver is found.
 struct Units<'c, 'r> {
-    send: std::sync::mpsc::Sender<Unit>,
+    to_workers: std::sync::mpsc::Sender<Unit>,
     config: &'c ScanConfig<'r>,
     bar: &'c Progress,
     /// Places handed out so far: every file sent on has one.
@@ -1001,12 +1001,12 @@ struct Units<'c, 'r> {
 
 impl<'c, 'r> Units<'c, 'r> {
     fn new(
-        send: std::sync::mpsc::Sender<Unit>,
+        to_workers: std::sync::mpsc::Sender<Unit>,
         config: &'c ScanConfig<'r>,
         bar: &'c Progress,
     ) -> Self {
         Units {
-            send,
+            to_workers,
             config,
             bar,
             next_place: 0,
@@ -1051,7 +1051,7 @@ impl<'c, 'r> Units<'c, 'r> {
     /// A unit for the workers. They take units until the scan ends; if they
     /// are gone, so is the scan.
     fn send(&self, unit: Unit) {
-        let _ = self.send.send(unit);
+        let _ = self.to_workers.send(unit);
     }
 
     /// Sends the last binaries and says which `.metal` files were skipped,
