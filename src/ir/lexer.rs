@@ -972,13 +972,15 @@ mod tests {
                 out.push(p.to_path_buf());
             }
         }
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        if !corpus.is_dir() {
+            eprintln!("skipped: no corpus at {}", corpus.display());
+            return;
+        }
         let mut files = Vec::new();
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-            &mut files,
-        );
+        walk(&corpus, &mut files);
         files.sort();
-        assert!(!files.is_empty());
+        assert!(!files.is_empty(), "no .ll file under {}", corpus.display());
         for f in &files {
             let Ok(text) = std::fs::read_to_string(f) else {
                 continue;
