@@ -582,6 +582,8 @@ pub struct Visit<'v, 'a> {
     pub params: &'v [Provenance],
     /// Names of the entry points that reach the function.
     pub kernels: Vec<&'a str>,
+    /// The module's call graph.
+    pub graph: &'v CallGraph,
 }
 
 impl<'v, 'a> Visit<'v, 'a> {
@@ -599,6 +601,7 @@ impl<'v, 'a> Visit<'v, 'a> {
             du: self.du,
             cf: self.cf,
             prov: self.prov,
+            graph: self.graph,
             kernels: self.kernels.clone(),
         }
     }
@@ -709,6 +712,7 @@ pub fn walk_functions<'a>(
             prov: &prov,
             params: &params,
             kernels,
+            graph: &graph,
         };
         visit(module, &ctx, &v);
     }

@@ -676,6 +676,65 @@ fn barrier_in_divergent_flow_fires() {
 }
 
 #[test]
+fn barrier_reached_through_a_helper_fires_at_the_call() {
+    let name = "barrier_in_helper.ll";
+    let v = json(name);
+    let call = line_in(name, "helper_in_branch", "; call in branch");
+    let deep = line_in(name, "helper_two_deep", "; low lanes");
+    let rule = "barrier-in-divergent-flow".to_string();
+    assert_eq!(rule_lines(&v), vec![(rule.clone(), call), (rule, deep)]);
+    for (line, func, via, barrier, branch, cond, other) in [
+        (
+            call,
+            "helper_in_branch",
+            "sync_tile",
+            "air.wg.barrier",
+            "br i1 %5, label %some",
+            "thread_position_in_threadgroup",
+            "; after branch",
+        ),
+        (
+            deep,
+            "helper_two_deep",
+            "lane_step",
+            "air.simdgroup.barrier",
+            "br i1 %3, label %low",
+            "thread_index_in_simdgroup",
+            "; all lanes",
+        ),
+    ] {
+        let f = at(&v, line);
+        assert_eq!(f["function"], func);
+        assert_eq!(f["severity"], "error");
+        let e = &f["evidence"];
+        assert_eq!(e["via"], via, "{f}");
+        assert_eq!(e["barrier"], barrier, "{f}");
+        assert_eq!(e["branch_line"], line_in(name, func, branch), "{f}");
+        assert_eq!(e["condition"]["name"], cond, "{f}");
+        assert_eq!(e["skipping"], "meets_barrier", "{f}");
+        assert_eq!(e["other_barrier_line"], line_in(name, func, other), "{f}");
+        let m = message(f);
+        assert!(
+            m.starts_with(&format!("this call of @{via}, which reaches a ")),
+            "{m}"
+        );
+        assert_eq!(
+            barrier == "air.simdgroup.barrier",
+            m.contains("lockstep"),
+            "{m}"
+        );
+    }
+    // The helpers' own barriers run whenever they are called.
+    for (func, barrier) in [
+        ("sync_tile", "; inside sync_tile"),
+        ("lane_sync", "; inside lane_sync"),
+    ] {
+        line_in(name, func, barrier);
+    }
+    snapshot(name);
+}
+
+#[test]
 fn barrier_under_uniform_conditions_is_silent() {
     let name = "barrier_uniform.ll";
     let v = json(name);
@@ -1029,6 +1088,7 @@ fn indirect_call_through_function_table() {
 fn every_fixture_is_covered() {
     let covered = [
         "barrier_divergent.ll",
+        "barrier_in_helper.ll",
         "barrier_threads_leave.ll",
         "barrier_uniform.ll",
         "byte_arithmetic.ll",

@@ -5,16 +5,27 @@
 
 use crate::ir::Module;
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 pub struct CallGraph {
     /// Callees of each function (indices into `Module::functions`), defined ones only.
     pub callees: Vec<Vec<usize>>,
+    /// Every function each one names, declarations (intrinsics) included.
+    pub named: Vec<Vec<usize>>,
+    /// Each function's index by name.
+    pub index_of: FxHashMap<String, usize>,
+    /// `reaching` answers, by the names asked about.
+    reaching_memo: RefCell<Vec<Reaching>>,
     /// Functions in an order where callers come before callees (recursion,
     /// which Metal forbids, is broken arbitrarily).
     pub order: Vec<usize>,
     /// Entry points (indices into `AirInfo::entry_points`) reaching each function.
     pub reached_by: Vec<Vec<usize>>,
 }
+
+/// The names a `reaching` question was about, and its answer.
+type Reaching = (Vec<String>, Rc<[bool]>);
 
 impl CallGraph {
     /// `entries` maps function index to entry point index.
@@ -24,17 +35,22 @@ impl CallGraph {
             .functions
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.is_definition)
             .map(|(i, f)| (f.name, i))
             .collect();
         let mut callees = vec![Vec::new(); n];
+        let mut named = vec![Vec::new(); n];
         for (i, f) in module.functions.iter().enumerate() {
             let Some(range) = f.body_range.clone() else {
                 continue;
             };
             let text = module.text.get(range).unwrap_or("");
-            callees[i] = referenced_functions(text, &by_name);
-            callees[i].retain(|c| *c != i);
+            named[i] = referenced_functions(text, &by_name);
+            named[i].retain(|c| *c != i);
+            callees[i] = named[i]
+                .iter()
+                .copied()
+                .filter(|&c| module.functions[c].is_definition)
+                .collect();
         }
         let order = callers_first(n, &callees);
         let mut reached_by: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -58,13 +74,54 @@ impl CallGraph {
         }
         CallGraph {
             callees,
+            named,
+            index_of: by_name
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            reaching_memo: RefCell::default(),
             order,
             reached_by,
         }
     }
+
+    /// For each function, whether it calls, directly or through functions
+    /// of the module, a function whose name `is_target` accepts (the
+    /// function itself aside). `key` names the question: the answer is
+    /// kept for the next function that asks it.
+    pub fn reaching(
+        &self,
+        module: &Module<'_>,
+        key: &[String],
+        is_target: impl Fn(&str) -> bool,
+    ) -> Rc<[bool]> {
+        if let Some((_, r)) = self.reaching_memo.borrow().iter().find(|(k, _)| k == key) {
+            return r.clone();
+        }
+        let target: Vec<bool> = module.functions.iter().map(|f| is_target(f.name)).collect();
+        let mut reach = vec![false; self.named.len()];
+        // Callees first; a cycle (which Metal forbids) settles in more rounds.
+        for _ in 0..self.named.len().max(1) {
+            let mut changed = false;
+            for &f in self.order.iter().rev() {
+                if !reach[f] && self.named[f].iter().any(|&c| target[c] || reach[c]) {
+                    reach[f] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let reach: Rc<[bool]> = reach.into();
+        self.reaching_memo
+            .borrow_mut()
+            .push((key.to_vec(), reach.clone()));
+        reach
+    }
 }
 
-/// Defined functions named by `@name` anywhere in a body's text.
+/// Functions named by `@name` anywhere in a body's text.
 fn referenced_functions(text: &str, by_name: &FxHashMap<&str, usize>) -> Vec<usize> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -132,5 +189,34 @@ mod tests {
         assert!(pos(2) < pos(1) && pos(1) < pos(0) && pos(3) < pos(0));
         assert_eq!(cg.reached_by[0], vec![0, 1]);
         assert_eq!(cg.reached_by[1], vec![0]);
+    }
+
+    #[test]
+    fn finds_the_functions_that_reach_a_callee_through_others() {
+        let text = "declare void @air.wg.barrier(i32, i32)
+define void @leaf() {
+  call void @air.wg.barrier(i32 2, i32 1)
+  ret void
+}
+define void @mid() {
+  call void @leaf()
+  ret void
+}
+define void @k() {
+  call void @mid()
+  ret void
+}
+define void @other() {
+  ret void
+}
+";
+        let m = read_module(text);
+        let cg = CallGraph::build(&m, &FxHashMap::default());
+        let key = ["air.wg.barrier".to_string()];
+        let reach = cg.reaching(&m, &key, |n| n == "air.wg.barrier");
+        assert_eq!(&*reach, &[false, true, true, true, false]);
+        // Asked again, the answer is the one kept.
+        let again = cg.reaching(&m, &key, |_| true);
+        assert!(Rc::ptr_eq(&reach, &again));
     }
 }

@@ -23,6 +23,22 @@ pub struct BarrierInDivergentFlow;
 /// The callees this rule is about.
 const BARRIERS: [&str; 2] = ["air.wg.barrier", "air.simdgroup.barrier"];
 
+/// The barrier a call meets: the call itself, or (`through_helpers`) one
+/// inside the function of the module it calls. A helper that reaches both
+/// kinds counts as a threadgroup barrier, the stricter.
+fn barrier_of(ctx: &FunctionContext<'_, '_>, callee: &str) -> Option<&'static str> {
+    if let Some(b) = BARRIERS.iter().find(|&&b| b == callee) {
+        return Some(b);
+    }
+    let index = *ctx.graph.index_of.get(callee)?;
+    BARRIERS.into_iter().find(|&b| {
+        ctx.graph
+            .reaching(ctx.module, &[b.to_string()], |name| name == b)
+            .get(index)
+            == Some(&true)
+    })
+}
+
 /// Whether a condition is the same for every thread of a SIMD-group: its
 /// only thread-varying builtin is the SIMD-group's index (every named
 /// builtin is that one or threadgroup-uniform, and none was dropped).
@@ -52,11 +68,13 @@ impl RuleHook for BarrierInDivergentFlow {
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
         let callee = inst.callee_name()?;
+        let barrier = barrier_of(ctx, callee)?;
+        let helper = (barrier != callee).then_some(callee);
         let divergent = m.divergent_branch?;
         let branch = ctx.cf.cfg.terminator(ctx.body, divergent.block)?;
         let cond = branch_condition(ctx.cf, ctx.body, divergent.block)?;
         let prov = ctx.prov.value(ctx.du, &cond.value);
-        let simdgroup = callee.starts_with("air.simdgroup");
+        let simdgroup = barrier.starts_with("air.simdgroup");
         if simdgroup && simdgroup_uniform(&prov) {
             return None;
         }
@@ -87,6 +105,10 @@ impl RuleHook for BarrierInDivergentFlow {
         } else {
             ("threadgroup_barrier", "threadgroup")
         };
+        let kind = match helper {
+            Some(h) => format!("this call of @{h}, which reaches a {kind},"),
+            None => kind.to_string(),
+        };
         let under = if loop_exit {
             format!(
                 "inside a loop whose exit (line {}) depends on {subject}, so threads run it a different number of times",
@@ -103,7 +125,10 @@ impl RuleHook for BarrierInDivergentFlow {
                 .body
                 .block_instructions(b)
                 .iter()
-                .find(|i| i.callee_name().is_some_and(|c| BARRIERS.contains(&c)))
+                .find(|i| {
+                    i.callee_name()
+                        .is_some_and(|c| barrier_of(ctx, c).is_some())
+                })
                 .map(|i| i.line),
             _ => None,
         };
@@ -130,19 +155,27 @@ impl RuleHook for BarrierInDivergentFlow {
         } else {
             ""
         };
+        let mut evidence = json!({
+            "barrier": barrier,
+            "branch_line": branch.line,
+            "condition": { "name": name, "class": prov.class().name() },
+            "loop_exit": loop_exit,
+            "skipping": skipping,
+            "other_barrier_line": other_line,
+        });
+        if let (Some(h), Some(map)) = (helper, evidence.as_object_mut()) {
+            map.insert("via".into(), json!(h));
+        }
         Some(Description {
             message: format!(
                 "{kind} {under}, and {elsewhere}: every thread of the {group} must reach the same barrier, or the threads wait at different barriers (a hang, or threadgroup memory read before it is written).{simd_note}"
             ),
-            evidence: json!({
-                "barrier": callee,
-                "branch_line": branch.line,
-                "condition": { "name": name, "class": prov.class().name() },
-                "loop_exit": loop_exit,
-                "skipping": skipping,
-                "other_barrier_line": other_line,
+            evidence,
+            help: helper.map(|h| {
+                format!(
+                    "Call @{h} where every thread of the {group} reaches it, keeping only the work inside the condition, or take its barrier out into the caller, after the branch."
+                )
             }),
-            help: None,
         })
     }
 }

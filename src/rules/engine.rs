@@ -200,11 +200,13 @@ impl<'a> Candidates<'a> {
         &self.by_opcode[self.starts[o] as usize..self.starts[o + 1] as usize]
     }
 
-    /// The instructions `m`'s opcodes or calls name, in order.
+    /// The instructions `m`'s opcodes or calls name (or, with `helpers`,
+    /// calls that reach one of them), in order.
     fn for_match(
         &self,
         m: &Match,
         body: &crate::ir::Body<'_>,
+        helpers: Option<Helpers<'_>>,
         out: &mut Vec<u32>,
         marks: &mut Vec<u64>,
     ) {
@@ -231,7 +233,7 @@ impl<'a> Candidates<'a> {
         if !m.calls.is_empty() {
             for w in self.callees.windows(2) {
                 let ((name, a), (_, b)) = (w[0], w[1]);
-                if calls_match(m, name) {
+                if calls_match(m, name) || helpers.is_some_and(|h| h.reaches(name)) {
                     lists += 1;
                     out.extend_from_slice(&self.calls[a as usize..b as usize]);
                 }
@@ -255,6 +257,23 @@ impl<'a> Candidates<'a> {
                 }
             }
         }
+    }
+}
+
+/// The functions of the module that reach a pattern's `calls`
+/// (`through_helpers`).
+#[derive(Clone, Copy)]
+struct Helpers<'g> {
+    graph: &'g crate::analysis::callgraph::CallGraph,
+    reach: &'g [bool],
+}
+
+impl Helpers<'_> {
+    fn reaches(&self, name: &str) -> bool {
+        self.graph
+            .index_of
+            .get(name)
+            .is_some_and(|&i| self.reach.get(i) == Some(&true))
     }
 }
 
@@ -289,7 +308,15 @@ pub fn matches_into(
         return;
     }
     let mut candidates = std::mem::take(&mut scratch.candidates);
-    index.for_match(m, ctx.body, &mut candidates, &mut scratch.marks);
+    let helpers = (m.through_helpers == Some(true) && !m.calls.is_empty()).then(|| {
+        ctx.graph
+            .reaching(ctx.module, &m.calls, |name| calls_match(m, name))
+    });
+    let helpers = helpers.as_deref().map(|reach| Helpers {
+        graph: ctx.graph,
+        reach,
+    });
+    index.for_match(m, ctx.body, helpers, &mut candidates, &mut scratch.marks);
     // Computed only for the patterns that ask, once per function, and only
     // when the function holds a candidate (most hold no barrier).
     let mut divergence: Option<DivergenceCheck> = None;
@@ -866,5 +893,8 @@ mod tests {
             pattern("calls = [\"air.wg.barrier\"]\nin_divergent_block = true\nfast_math = false")
                 .is_ok()
         );
+        assert!(pattern("calls = [\"air.wg.barrier\"]\nthrough_helpers = true").is_ok());
+        let e = pattern("opcodes = [\"call\"]\nthrough_helpers = true").unwrap_err();
+        assert!(e.contains("`through_helpers` needs `calls`"), "{e}");
     }
 }

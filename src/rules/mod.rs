@@ -226,6 +226,8 @@ pub struct FunctionContext<'c, 'a> {
     pub du: &'c DefUse<'a>,
     pub cf: &'c ControlFlow,
     pub prov: &'c FunctionProvenance,
+    /// Which function of the module calls which.
+    pub graph: &'c crate::analysis::callgraph::CallGraph,
     /// Names of the entry points that reach this function.
     pub kernels: Vec<&'a str>,
 }

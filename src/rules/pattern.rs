@@ -24,6 +24,9 @@
 //! indirect_call = true            # a call whose callee is not a function named
 //!                                 # directly (a function pointer, a visible
 //!                                 # function table entry)
+//! through_helpers = true          # a call to a function of the module that
+//!                                 # calls one of `calls` (directly or through
+//!                                 # others) matches too, at that call
 //! fast_math = false               # the module's `!air.compile_options` do (true)
 //!                                 # or do not (false) enable fast math
 //! in_conditional = true           # the block runs only under a conditional branch
@@ -120,6 +123,10 @@ pub struct Match {
     pub allocates: Vec<String>,
     #[serde(default)]
     pub indirect_call: Option<bool>,
+    /// A call to a function of the module that calls one of `calls`,
+    /// directly or through others, matches too (at the call).
+    #[serde(default)]
+    pub through_helpers: Option<bool>,
     #[serde(default)]
     pub fast_math: Option<bool>,
     #[serde(default)]
@@ -338,6 +345,9 @@ impl Pattern {
         }
         if p.matcher.analysis.is_some() {
             return Err("no named analyses exist yet: remove `analysis`".into());
+        }
+        if p.matcher.through_helpers == Some(true) && p.matcher.calls.is_empty() {
+            return Err("`through_helpers` needs `calls`".into());
         }
         if p.matcher.opcodes.is_empty() && p.matcher.calls.is_empty() {
             return Err("[match] needs `opcodes` or `calls`".into());
