@@ -383,6 +383,71 @@ fn a_second_scan_of_an_unchanged_tree_compiles_nothing() {
     assert_eq!(p.compiles().len(), 12);
 }
 
+/// Sets `path`'s modification time `age` before `now`.
+fn age_file(path: &Path, now: std::time::SystemTime, age: std::time::Duration) {
+    std::fs::File::options()
+        .append(true)
+        .open(path)
+        .unwrap()
+        .set_modified(now - age)
+        .unwrap();
+}
+
+#[test]
+fn the_cache_forgets_entries_unused_for_a_month_and_renews_those_it_uses() {
+    let p = Project::new();
+    p.add("tile.metal", "a/tile.metal");
+    let cache = p.root().join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let now = std::time::SystemTime::now();
+    let day = std::time::Duration::from_secs(24 * 60 * 60);
+    let put = |name: String, age| {
+        let f = cache.join(name);
+        std::fs::write(&f, "x").unwrap();
+        age_file(&f, now, age);
+        f
+    };
+    let stale = put(format!("{}-old.O2.ll", "0".repeat(32)), day * 31);
+    let stale_error = put(format!("{}-old.O0.err", "a".repeat(32)), day * 40);
+    let recent = put(format!("{}-recent.O2.ll", "1".repeat(32)), day * 29);
+    let not_ours = put("notes.txt".into(), day * 400);
+    let left_over = put(".tile.O2.123.4.tmp".into(), day * 2);
+    let in_use = put(
+        ".tile.O2.123.5.tmp".into(),
+        std::time::Duration::from_secs(60),
+    );
+    let (_, code) = p.json(&["."]);
+    assert_eq!(code, 0);
+    assert_eq!(p.compiles().len(), 2);
+    for gone in [&stale, &stale_error, &left_over] {
+        assert!(!gone.exists(), "{} should be pruned", gone.display());
+    }
+    for kept in [&recent, &not_ours, &in_use] {
+        assert!(kept.exists(), "{} should stay", kept.display());
+    }
+    // The scan's own two entries; used again after 20 days, they are renewed.
+    let own: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.to_string_lossy().contains("-tile.") && p.extension().is_some_and(|x| x == "ll")
+        })
+        .collect();
+    assert_eq!(own.len(), 2, "{own:?}");
+    for f in &own {
+        age_file(f, now, day * 20);
+    }
+    p.json(&["."]);
+    assert_eq!(p.compiles().len(), 2, "both taken from the cache");
+    for f in &own {
+        let age = now
+            .duration_since(std::fs::metadata(f).unwrap().modified().unwrap())
+            .unwrap_or_default();
+        assert!(age < day, "{} not renewed: {age:?}", f.display());
+    }
+}
+
 #[test]
 fn the_cache_key_covers_source_includes_flags_and_compiler_version() {
     let p = Project::new();

@@ -9,6 +9,10 @@
 //! - [`ProjectConfig::find_for`]: the nearest `air-scan.toml` above a file,
 //!   with its `[metal]` flags and levels.
 //! - [`compile`]: one level of one file, from the cache or the compiler.
+//! - [`prune`]: the cache's upkeep. An entry unused for `CACHE_MAX_AGE`
+//!   (each use renews it) is removed by the first compile of a scan, so the
+//!   cache follows the sources a user still scans instead of every version
+//!   of them ever compiled.
 //!
 //! Only the orchestration is tested here (with a stand-in driver); the real
 //! compiler's answers are tested only on a Mac.
@@ -18,7 +22,7 @@ use serde::Deserialize;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// The extension of Metal Shading Language sources.
 pub const METAL_EXTENSION: &str = "metal";
@@ -615,6 +619,79 @@ pub struct Request<'a> {
 /// Tells temporary files of one process apart.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// A cache entry not used for this long is removed (each use renews it).
+pub const CACHE_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// A temporary file this old was left by a scan that was stopped mid-compile.
+const TEMP_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Removes from `dir` the cache entries (`{key}-{stem}.{level}.ll` or
+/// `.err`) last used more than `CACHE_MAX_AGE` before `now`, and temporary
+/// files older than a day; nothing else in the folder is touched. Returns
+/// how many files went. Errors (a file another scan removed first, a
+/// folder that cannot be read) only leave files in place.
+pub fn prune(dir: &Path, now: SystemTime) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let max_age = if is_cache_entry(&name) {
+            CACHE_MAX_AGE
+        } else if name.starts_with('.') && name.ends_with(".tmp") {
+            TEMP_MAX_AGE
+        } else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else { continue };
+        let old = meta.is_file()
+            && meta
+                .modified()
+                .ok()
+                .and_then(|m| now.duration_since(m).ok())
+                .is_some_and(|age| age > max_age);
+        if old && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// `{32 hex digits}-{stem}.{level}.ll` or `.err`, as `compile` names them.
+fn is_cache_entry(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() > 33
+        && b[..32].iter().all(u8::is_ascii_hexdigit)
+        && b[32] == b'-'
+        && (name.ends_with(".ll") || name.ends_with(".err"))
+}
+
+/// `prune` once per process and folder: the first compile of a scan pays a
+/// directory listing, the others nothing.
+fn prune_once(dir: &Path) {
+    static PRUNED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    {
+        let Ok(mut pruned) = PRUNED.lock() else {
+            return;
+        };
+        if pruned.iter().any(|d| d == dir) {
+            return;
+        }
+        pruned.push(dir.to_path_buf());
+    }
+    prune(dir, SystemTime::now());
+}
+
+/// Marks a cache entry as used now, so that `prune` keeps it.
+fn renew(path: &Path) {
+    let _ = std::fs::File::options()
+        .append(true)
+        .open(path)
+        .and_then(|f| f.set_modified(SystemTime::now()));
+}
+
 fn temp_name(stem: &str) -> String {
     format!(
         ".{stem}.{}.{}.tmp",
@@ -654,14 +731,17 @@ pub fn compile(req: &Request<'_>) -> Compiled {
         let _ = std::fs::remove_file(&tmp);
         return done(None, false, result.map_err(Failure::message));
     };
+    prune_once(dir);
     let key = cache_key(&req.xcrun.version, level, req.flags, req.source, &text);
     let base = format!("{key}-{stem}.{}", level.as_str());
     let ir_path = dir.join(format!("{base}.ll"));
     let err_path = dir.join(format!("{base}.err"));
     if let Ok(ir) = std::fs::read_to_string(&ir_path) {
+        renew(&ir_path);
         return done(Some(ir_path), true, Ok(ir));
     }
     if let Ok(msg) = std::fs::read_to_string(&err_path) {
+        renew(&err_path);
         return done(None, true, Err(msg));
     }
     let tmp = dir.join(temp_name(&base));
