@@ -583,7 +583,7 @@ pub struct Visit<'v, 'a> {
     /// Names of the entry points that reach the function.
     pub kernels: Vec<&'a str>,
     /// The module's call graph.
-    pub graph: &'v CallGraph,
+    pub graph: &'v CallGraph<'a>,
 }
 
 impl<'v, 'a> Visit<'v, 'a> {
@@ -610,7 +610,7 @@ impl<'v, 'a> Visit<'v, 'a> {
 /// What `walk_functions` leaves behind.
 pub struct Walked<'a> {
     pub ctx: ModuleContext<'a>,
-    pub graph: CallGraph,
+    pub graph: CallGraph<'a>,
     pub index_of: FxHashMap<&'a str, usize>,
     pub blocks: usize,
     pub instructions: usize,

@@ -8,13 +8,13 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub struct CallGraph {
+pub struct CallGraph<'a> {
     /// Callees of each function (indices into `Module::functions`), defined ones only.
     pub callees: Vec<Vec<usize>>,
     /// Every function each one names, declarations (intrinsics) included.
     pub named: Vec<Vec<usize>>,
     /// Each function's index by name.
-    pub index_of: FxHashMap<String, usize>,
+    pub index_of: FxHashMap<&'a str, usize>,
     /// `reaching` answers, by the names asked about.
     reaching_memo: RefCell<Vec<Reaching>>,
     /// Functions in an order where callers come before callees (recursion,
@@ -27,11 +27,11 @@ pub struct CallGraph {
 /// The names a `reaching` question was about, and its answer.
 type Reaching = (Vec<String>, Rc<[bool]>);
 
-impl CallGraph {
+impl<'a> CallGraph<'a> {
     /// `entries` maps function index to entry point index.
-    pub fn build(module: &Module<'_>, entries: &FxHashMap<usize, usize>) -> CallGraph {
+    pub fn build(module: &Module<'a>, entries: &FxHashMap<usize, usize>) -> CallGraph<'a> {
         let n = module.functions.len();
-        let by_name: FxHashMap<&str, usize> = module
+        let by_name: FxHashMap<&'a str, usize> = module
             .functions
             .iter()
             .enumerate()
@@ -75,10 +75,7 @@ impl CallGraph {
         CallGraph {
             callees,
             named,
-            index_of: by_name
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
+            index_of: by_name,
             reaching_memo: RefCell::default(),
             order,
             reached_by,

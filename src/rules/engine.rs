@@ -264,7 +264,7 @@ impl<'a> Candidates<'a> {
 /// (`through_helpers`).
 #[derive(Clone, Copy)]
 struct Helpers<'g> {
-    graph: &'g crate::analysis::callgraph::CallGraph,
+    graph: &'g crate::analysis::callgraph::CallGraph<'g>,
     reach: &'g [bool],
 }
 

@@ -227,7 +227,7 @@ pub struct FunctionContext<'c, 'a> {
     pub cf: &'c ControlFlow,
     pub prov: &'c FunctionProvenance,
     /// Which function of the module calls which.
-    pub graph: &'c crate::analysis::callgraph::CallGraph,
+    pub graph: &'c crate::analysis::callgraph::CallGraph<'a>,
     /// Names of the entry points that reach this function.
     pub kernels: Vec<&'a str>,
 }
