@@ -611,7 +611,6 @@ impl<'v, 'a> Visit<'v, 'a> {
 pub struct Walked<'a> {
     pub ctx: ModuleContext<'a>,
     pub graph: CallGraph<'a>,
-    pub index_of: FxHashMap<&'a str, usize>,
     pub blocks: usize,
     pub instructions: usize,
 }
@@ -626,20 +625,8 @@ pub fn walk_functions<'a>(
     diagnostics: &mut Vec<Diagnostic>,
     mut visit: impl FnMut(&Module<'a>, &ModuleContext<'a>, &Visit<'_, 'a>),
 ) -> Walked<'a> {
-    let index_of: FxHashMap<&'a str, usize> = module
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.name, i))
-        .collect();
-    let entries: FxHashMap<usize, usize> = air
-        .entry_points
-        .iter()
-        .enumerate()
-        .filter_map(|(e, ep)| index_of.get(ep.name).map(|&f| (f, e)))
-        .collect();
-    let graph = CallGraph::build(module, &entries);
     let entry_names: Vec<&'a str> = air.entry_points.iter().map(|e| e.name).collect();
+    let graph = CallGraph::build(module, &entry_names);
     let mut ctx = ModuleContext::new(air, module);
     for i in 0..module.functions.len() {
         if module.functions[i].section == Some("air.static_init") {
@@ -670,7 +657,7 @@ pub fn walk_functions<'a>(
             );
             diagnostics.push(Diagnostic::error(missing.line, msg));
         }
-        let params = match entries.get(&fi) {
+        let params = match graph.entries.get(&fi) {
             Some(&e) => entry_params(&ctx, module, e, function),
             None => passed[fi]
                 .take()
@@ -684,7 +671,7 @@ pub fn walk_functions<'a>(
             // Only a defined callee's parameters are ever read back.
             let Some(slot) = inst
                 .callee_name()
-                .and_then(|c| index_of.get(c))
+                .and_then(|c| graph.index_of.get(c))
                 .filter(|&&c| module.functions.get(c).is_some_and(|f| f.is_definition))
                 .and_then(|&c| passed.get_mut(c))
             else {
@@ -719,7 +706,6 @@ pub fn walk_functions<'a>(
     Walked {
         ctx,
         graph,
-        index_of,
         blocks,
         instructions,
     }

@@ -15,6 +15,9 @@ pub struct CallGraph<'a> {
     pub named: Vec<Vec<usize>>,
     /// Each function's index by name.
     pub index_of: FxHashMap<&'a str, usize>,
+    /// The entry point (index into the names `build` was given) each
+    /// function is, if any.
+    pub entries: FxHashMap<usize, usize>,
     /// `reaching` answers, by the names asked about.
     reaching_memo: RefCell<Vec<Reaching>>,
     /// Functions in an order where callers come before callees (recursion,
@@ -28,8 +31,8 @@ pub struct CallGraph<'a> {
 type Reaching = (Vec<String>, Rc<[bool]>);
 
 impl<'a> CallGraph<'a> {
-    /// `entries` maps function index to entry point index.
-    pub fn build(module: &Module<'a>, entries: &FxHashMap<usize, usize>) -> CallGraph<'a> {
+    /// `entry_names`: the entry points' function names, in order.
+    pub fn build(module: &Module<'a>, entry_names: &[&str]) -> CallGraph<'a> {
         let n = module.functions.len();
         let by_name: FxHashMap<&'a str, usize> = module
             .functions
@@ -52,9 +55,14 @@ impl<'a> CallGraph<'a> {
                 .filter(|&c| module.functions[c].is_definition)
                 .collect();
         }
+        let entries: FxHashMap<usize, usize> = entry_names
+            .iter()
+            .enumerate()
+            .filter_map(|(e, name)| by_name.get(name).map(|&f| (f, e)))
+            .collect();
         let order = callers_first(n, &callees);
         let mut reached_by: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (f, e) in entries {
+        for (f, e) in &entries {
             if let Some(r) = reached_by.get_mut(*f) {
                 r.push(*e);
             }
@@ -76,6 +84,7 @@ impl<'a> CallGraph<'a> {
             callees,
             named,
             index_of: by_name,
+            entries,
             reaching_memo: RefCell::default(),
             order,
             reached_by,
@@ -188,8 +197,7 @@ mod tests {
     fn orders_callers_first_and_propagates_entries() {
         let text = "define void @leaf() {\n  ret void\n}\ndefine void @mid() {\n  call void @leaf()\n  ret void\n}\ndefine void @k1() {\n  call void @mid()\n  ret void\n}\ndefine void @k2() {\n  call void @leaf()\n  ret void\n}\n";
         let m = read_module(text);
-        let entries: FxHashMap<usize, usize> = [(2, 0), (3, 1)].into_iter().collect();
-        let cg = CallGraph::build(&m, &entries);
+        let cg = CallGraph::build(&m, &["k1", "k2"]);
         let pos = |f: usize| cg.order.iter().position(|&x| x == f).unwrap();
         assert!(pos(2) < pos(1) && pos(1) < pos(0) && pos(3) < pos(0));
         assert_eq!(cg.reached_by[0], vec![0, 1]);
@@ -216,7 +224,7 @@ define void @other() {
 }
 ";
         let m = read_module(text);
-        let cg = CallGraph::build(&m, &FxHashMap::default());
+        let cg = CallGraph::build(&m, &[]);
         let key = ["air.wg.barrier".to_string()];
         let reach = cg.reaching(&m, &key, |n| n == "air.wg.barrier");
         assert_eq!(&*reach, &[false, true, true, true, false]);
@@ -226,7 +234,7 @@ define void @other() {
         // A cycle (which Metal forbids) is walked once.
         let text = "declare void @air.wg.barrier(i32, i32)\ndefine void @a() {\n  call void @b()\n  ret void\n}\ndefine void @b() {\n  call void @a()\n  call void @air.wg.barrier(i32 2, i32 1)\n  ret void\n}\n";
         let m = read_module(text);
-        let cg = CallGraph::build(&m, &FxHashMap::default());
+        let cg = CallGraph::build(&m, &[]);
         let reach = cg.reaching(&m, &key, |n| n == "air.wg.barrier");
         assert_eq!(&*reach, &[false, true, true]);
     }

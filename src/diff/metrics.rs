@@ -137,12 +137,7 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
             &mut findings_of[v.index],
         );
     });
-    let crate::scan::Walked {
-        ctx,
-        graph,
-        index_of,
-        ..
-    } = walked;
+    let crate::scan::Walked { ctx, graph, .. } = walked;
 
     // Each function's counts go to every kernel that reaches it: the same
     // work as summing each kernel's closure, done once per (function, kernel).
@@ -156,7 +151,7 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
         slot_of_entry.insert(e, kernels.len());
         kernels.push(KernelStats {
             name: ep.name.to_string(),
-            function: index_of.get(ep.name).copied(),
+            function: graph.index_of.get(ep.name).copied(),
             functions: Vec::new(),
             metrics: Metrics::default(),
             findings: Vec::new(),
