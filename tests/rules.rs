@@ -1017,6 +1017,44 @@ fn device_atomic_in_loop() {
     snapshot(name);
 }
 
+#[test]
+fn device_atomic_reached_through_a_helper_fires_at_the_call() {
+    let name = "device_atomic_in_helper.ll";
+    let v = json(name);
+    let rule = "device-atomic-in-loop".to_string();
+    let sites = [
+        ("helper_in_loop", "; call in loop", "bump"),
+        ("helper_two_deep", "; call two deep", "bump_via"),
+    ];
+    let want: Vec<(String, u64)> = sites
+        .iter()
+        .map(|(f, needle, _)| (rule.clone(), line_in(name, f, needle)))
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for (func, needle, via) in sites {
+        let f = at(&v, line_in(name, func, needle));
+        assert_eq!(f["function"], func, "{f}");
+        assert_eq!(f["severity"], "warning", "{f}");
+        assert_eq!(f["loop_depth"], 1, "{f}");
+        let e = &f["evidence"];
+        assert_eq!(e["via"], via, "{f}");
+        assert_eq!(e["operation"], "air.atomic.global.add.u.i32", "{f}");
+        assert!(e["same_address"].is_null(), "{f}");
+        let m = message(f);
+        assert!(
+            m.starts_with(&format!(
+                "this call of @{via}, which reaches `air.atomic.global.add.u.i32`"
+            )),
+            "{m}"
+        );
+    }
+    // The silent shapes are where the header says.
+    line_in(name, "helper_once", "; call once");
+    line_in(name, "local_helper_in_loop", "; call local");
+    line_in(name, "load_helper_in_loop", "; call load");
+    snapshot(name);
+}
+
 // ---- float-atomic-cas-loop ----
 
 #[test]
@@ -1092,6 +1130,7 @@ fn every_fixture_is_covered() {
         "barrier_threads_leave.ll",
         "barrier_uniform.ll",
         "byte_arithmetic.ll",
+        "device_atomic_in_helper.ll",
         "device_atomic_in_loop.ll",
         "divide_args_field_opaque.ll",
         "divide_args_field_typed.ll",

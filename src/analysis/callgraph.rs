@@ -133,6 +133,36 @@ impl<'a> CallGraph<'a> {
             .push((key.to_vec(), reach.clone()));
         reach
     }
+
+    /// The first function whose name `is_target` accepts that `from` names,
+    /// directly or through functions of the module, depth first in the
+    /// order each names them; each function is visited once.
+    pub fn first_named(
+        &self,
+        module: &Module<'_>,
+        from: usize,
+        is_target: impl Fn(&str) -> bool,
+    ) -> Option<usize> {
+        let mut seen = vec![false; self.named.len()];
+        let mut stack = vec![from];
+        while let Some(f) = stack.pop() {
+            if std::mem::replace(seen.get_mut(f)?, true) {
+                continue;
+            }
+            let named = self.named.get(f)?;
+            let target = named.iter().find(|&&c| {
+                module
+                    .functions
+                    .get(c)
+                    .is_some_and(|callee| is_target(callee.name))
+            });
+            if let Some(&t) = target {
+                return Some(t);
+            }
+            stack.extend(named.iter().rev());
+        }
+        None
+    }
 }
 
 /// Functions named by `@name` anywhere in a body's text.
@@ -237,5 +267,50 @@ define void @other() {
         let cg = CallGraph::build(&m, &[]);
         let reach = cg.reaching(&m, &key, |n| n == "air.wg.barrier");
         assert_eq!(&*reach, &[false, true, true]);
+    }
+
+    #[test]
+    fn names_the_first_target_a_function_reaches() {
+        // @k names @none (a dead end) before @mid, which reaches the atomic
+        // through @leaf; @a and @b call each other (Metal forbids it).
+        let text = "declare i32 @air.atomic.global.add.u.i32(i32, i32)
+declare void @air.wg.barrier(i32, i32)
+define void @leaf() {
+  %1 = call i32 @air.atomic.global.add.u.i32(i32 1, i32 2)
+  ret void
+}
+define void @none() {
+  call void @air.wg.barrier(i32 2, i32 1)
+  ret void
+}
+define void @mid() {
+  call void @leaf()
+  ret void
+}
+define void @k() {
+  call void @none()
+  call void @mid()
+  ret void
+}
+define void @a() {
+  call void @b()
+  ret void
+}
+define void @b() {
+  call void @a()
+  ret void
+}
+";
+        let m = read_module(text);
+        let cg = CallGraph::build(&m, &[]);
+        let atomic = |n: &str| n.starts_with("air.atomic.global.");
+        let index = |name: &str| cg.index_of[name];
+        assert_eq!(cg.first_named(&m, index("k"), atomic), Some(0));
+        assert_eq!(cg.first_named(&m, index("none"), atomic), None);
+        assert_eq!(cg.first_named(&m, index("a"), atomic), None);
+        assert_eq!(
+            cg.first_named(&m, index("k"), |n| n == "air.wg.barrier"),
+            Some(1)
+        );
     }
 }

@@ -19,6 +19,9 @@ impl RuleHook for DeviceAtomicInLoop {
 
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
+        if let Some(reached) = m.reached {
+            return Some(through_helper(ctx, m, inst.callee_name()?, reached));
+        }
         let op = match inst.callee_name() {
             Some(c) => format!("`{c}`"),
             None => format!("`atomicrmw {}`", inst.predicate.unwrap_or("?")),
@@ -50,5 +53,31 @@ impl RuleHook for DeviceAtomicInLoop {
             }),
             help: None,
         })
+    }
+}
+
+/// A call of a function of the module that does the atomic (`through_helpers`):
+/// which buffer it updates, and whether every thread hits one address, are
+/// the helper's business, so the finding names the helper and the atomic.
+fn through_helper(
+    ctx: &FunctionContext<'_, '_>,
+    m: &Matched,
+    helper: &str,
+    reached: usize,
+) -> Description {
+    let atomic = ctx.module.functions.get(reached).map_or("?", |f| f.name);
+    Description {
+        message: format!(
+            "this call of @{helper}, which reaches `{atomic}` on device memory, is inside a loop (depth {}): device atomics serialise at the memory controller and scale worse the more GPU cores there are, and the loop multiplies them.",
+            m.loop_depth
+        ),
+        evidence: json!({
+            "operation": atomic,
+            "memory": "device memory",
+            "same_address": null,
+            "loop_depth": m.loop_depth,
+            "via": helper,
+        }),
+        help: None,
     }
 }

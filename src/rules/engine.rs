@@ -26,6 +26,10 @@ pub struct Matched {
     /// For `in_divergent_block`: the thread-varying branch that decides
     /// whether the match runs.
     pub divergent_branch: Option<DivergentBranch>,
+    /// For a call that matches through helpers (`through_helpers`): the
+    /// function named in `calls` it reaches first (an index into
+    /// `Module::functions`).
+    pub reached: Option<usize>,
 }
 
 /// A thread-varying branch that decides whether a match runs, and where the
@@ -363,7 +367,10 @@ pub fn matches_into(
                 continue;
             }
         }
-        if !m.operand.iter().all(|o| operand_matches(o, ctx, i, inst)) {
+        // Operand conditions are about the named call's own operands; a call
+        // that reaches one only through helpers passes other arguments.
+        let through_helper = helpers.is_some() && !opcode_matches(m, inst);
+        if !through_helper && !m.operand.iter().all(|o| operand_matches(o, ctx, i, inst)) {
             continue;
         }
         if m.in_divergent_block.is_none()
@@ -374,13 +381,20 @@ pub fn matches_into(
         let Some(chain) = chain_from(ctx, i, &m.chain, scratch) else {
             continue;
         };
+        let reached = if through_helper {
+            let helper = inst.callee_name().and_then(|c| ctx.graph.index_of.get(c));
+            helper.and_then(|&h| ctx.graph.first_named(ctx.module, h, |n| calls_match(m, n)))
+        } else {
+            None
+        };
         let mut matched = Matched {
             inst: i,
             chain,
             loop_depth: 0,
             divergent_branch,
+            reached,
         };
-        if !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
+        if !through_helper && !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
             continue;
         }
         // Loops are built on first use: only for a match that survives

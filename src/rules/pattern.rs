@@ -26,7 +26,9 @@
 //!                                 # function table entry)
 //! through_helpers = true          # a call to a function of the module that
 //!                                 # calls one of `calls` (directly or through
-//!                                 # others) matches too, at that call
+//!                                 # others) matches too, at that call; the
+//!                                 # operand conditions are not tested on it
+//!                                 # (they are about the named call's operands)
 //! fast_math = false               # the module's `!air.compile_options` do (true)
 //!                                 # or do not (false) enable fast math
 //! in_conditional = true           # the block runs only under a conditional branch
