@@ -15,10 +15,19 @@ the corpus-as-one-module input, less what each spends on an empty module: a
 number that does not move with the load (but llvm-as retires fewer instructions
 a cycle than the reader, so it understates the wall-time ratio).
 
+With SCAN=1 (issue 8's measure) each round times the whole scan instead: every
+binary in AIR_SCAN (default target/release/air-scan; several, space-separated,
+to compare commits in the same rounds) as `--jobs 1 --format json FILE` with the
+report written to /dev/null, then llvm-as-22, then `grep -cE
+'udiv|sdiv|urem|srem'`, best of 3 processes each; the ratios to llvm-as-22 and
+to grep are taken within the round.
+
 Inputs: the modules benches/read_bench.sh makes in BENCH_DIR (default
 ${TMPDIR:-/tmp}/air-scan-bench): corpus-merged.opaque.ll, large-100MB.opaque.ll,
 large-100MB.typed.ll; missing ones are made with benches/make_large_module.py.
-Environment: ROUNDS (default 5), LLVM_AS, READER (the bench binary), CORPUS.
+Environment: ROUNDS (default 5), LLVM_AS, READER (the bench binary), CORPUS, SCAN,
+AIR_SCAN, INPUT_NAMES (file names in BENCH_DIR to use, space-separated; default
+the three above).
 """
 import os
 import re
@@ -60,17 +69,25 @@ def reader_binary():
 LLVM_AS = E.get("LLVM_AS") or shutil.which("llvm-as-22") or "/usr/lib/llvm-22/bin/llvm-as"
 if not os.access(LLVM_AS, os.X_OK):
     fail("llvm-as-22 not found (apt-get install llvm-22, or set LLVM_AS)")
-READER = reader_binary()
+SCAN = bool(E.get("SCAN"))
+AIR_SCANS = (E.get("AIR_SCAN") or os.path.join(ROOT, "target", "release", "air-scan")).split()
+READER = None if SCAN else reader_binary()
 
 INPUTS = [
     ("corpus `.opaque.ll` as one module", "corpus-merged.opaque.ll", ["--one-pass"]),
     ("large module, opaque pointers", "large-100MB.opaque.ll", ["--size-mb", "100"]),
     ("large module, typed pointers", "large-100MB.typed.ll", ["--size-mb", "100", "--typed"]),
 ]
+if E.get("INPUT_NAMES"):
+    wanted = E["INPUT_NAMES"].split()
+    INPUTS = [i for i in INPUTS if i[1] in wanted] + [
+        (n, n, None) for n in wanted if n not in {i[1] for i in INPUTS}]
 os.makedirs(BENCH_DIR, exist_ok=True)
 for _label, name, args in INPUTS:
     path = os.path.join(BENCH_DIR, name)
     if not os.path.exists(path):
+        if args is None:
+            fail(f"{path} is missing")
         if not os.path.isdir(CORPUS):
             fail(f"{path} is missing and there is no corpus at {CORPUS} to make it from")
         log(f"making {path}")
@@ -87,22 +104,72 @@ def reader_seconds(path):
     return float(m.group(1))
 
 
-def llvm_as_seconds(path, runs=3):
+def process_seconds(cmd, ok=(0,), runs=3):
+    """Best wall time of `runs` processes; exit statuses outside `ok` fail."""
     best = float("inf")
     for _ in range(runs):
         t0 = time.perf_counter()
-        p = subprocess.run([LLVM_AS, "-disable-output", "-disable-verify", path],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        if p.returncode != 0:
-            fail(f"llvm-as-22 rejected {path}: {p.stderr[-1000:].decode(errors='replace')}")
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if p.returncode not in ok:
+            fail(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr[-1000:].decode(errors='replace')}")
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def llvm_as_seconds(path):
+    return process_seconds([LLVM_AS, "-disable-output", "-disable-verify", path])
+
+
+def scan_round(r, label, path):
+    """One SCAN=1 round on one input: a table row, and the ratios per binary."""
+    size = os.path.getsize(path) / MB
+    # air-scan exits 1 when it reports findings; grep exits 1 when it counts none.
+    ours = [process_seconds([b, "--jobs", "1", "--format", "json", path], ok=(0, 1))
+            for b in AIR_SCANS]
+    llvm = llvm_as_seconds(path)
+    grep = process_seconds(["grep", "-cE", "udiv|sdiv|urem|srem", path], ok=(0, 1))
+    cells = " | ".join(f"{size / s:.0f} ({llvm / s:.1f}x, {grep / s:.2f})" for s in ours)
+    log(f"round {r}, {label}: {cells}; llvm-as {size / llvm:.1f} MB/s, grep {size / grep:.0f} MB/s")
+    return (f"| {r} | {label} | {size:.1f} | {cells} | {size / llvm:.1f} | {size / grep:.0f} |",
+            [(llvm / s, grep / s) for s in ours])
+
+
+def scan_main():
+    load0 = loadavg()
+    rows, by_input = [], {label: [] for label, _, _ in INPUTS}
+    for r in range(1, ROUNDS + 1):
+        for label, name, _ in INPUTS:
+            row, rs = scan_round(r, label, os.path.join(BENCH_DIR, name))
+            rows.append(row)
+            by_input[label].append(rs)
+    names = " | ".join(f"`{b}` MB/s (÷ llvm-as, ÷ grep)" for b in AIR_SCANS)
+    print(f"- {time.strftime('%Y-%m-%d %H:%M %Z')}, `nproc` = {os.cpu_count()}, load average "
+          f"{load0} before and {loadavg()} after; {ROUNDS} rounds; each command best of 3 "
+          "processes; air-scan `--jobs 1 --format json` to /dev/null; MB = 10^6 bytes")
+    print()
+    print(f"| round | input | MB | {names} | llvm-as-22 MB/s | grep -cE MB/s |")
+    print("|---:|---|---:|" + "---:|" * len(AIR_SCANS) + "---:|---:|")
+    print("\n".join(rows))
+    print()
+    print("| input | binary | median ÷ llvm-as-22 (worst, best round) | median ÷ grep (worst, best) |")
+    print("|---|---|---:|---:|")
+    for label, rounds in by_input.items():
+        for k, b in enumerate(AIR_SCANS):
+            vs_as = [rs[k][0] for rs in rounds]
+            vs_grep = [rs[k][1] for rs in rounds]
+            print(f"| {label} | `{b}` | **{statistics.median(vs_as):.1f}x** ({min(vs_as):.1f}-"
+                  f"{max(vs_as):.1f}) | **{statistics.median(vs_grep):.2f}** "
+                  f"({min(vs_grep):.2f}-{max(vs_grep):.2f}) |")
 
 
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
 
+
+if SCAN:
+    scan_main()
+    sys.exit(0)
 
 load0 = loadavg()
 ratios = {label: [] for label, _, _ in INPUTS}
