@@ -194,11 +194,10 @@ impl<W: ?Sized + Write> Json<'_, W> {
     /// What goes before an element or a key.
     #[inline(always)]
     fn element(&mut self, first: bool) {
-        if !first {
-            self.out.push(b',');
-        }
         if self.pretty {
-            newline_and_indent_vec(self.out, self.depth);
+            separator(self.out, !first, self.depth);
+        } else if !first {
+            self.out.push(b',');
         }
     }
 
@@ -515,11 +514,13 @@ impl<W: ?Sized + Write> ser::SerializeTupleVariant for Compound<'_, '_, W> {
 impl<W: ?Sized + Write> ser::SerializeMap for Compound<'_, '_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline(always)]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(), Error> {
         self.json.element(self.first);
         self.first = false;
         key.serialize(MapKey(self.json.out))
     }
+    #[inline(always)]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
         self.json.colon();
         value.serialize(&mut *self.json)?;
@@ -868,11 +869,12 @@ fn escape(out: &mut Vec<u8>, bytes: &[u8]) {
 const INDENT: &[u8] = b"  ";
 const MAX_PREPARED: usize = 32;
 
-/// A newline and the indent of `MAX_PREPARED` levels, of which a prefix is
-/// written in one go.
-static NEWLINE_AND_SPACES: [u8; 1 + MAX_PREPARED * INDENT.len()] = {
-    let mut line = [b' '; 1 + MAX_PREPARED * INDENT.len()];
-    line[0] = b'\n';
+/// A comma, a newline and the indent of `MAX_PREPARED` levels, of which a
+/// prefix (with the comma or without) is written in one go.
+static SEPARATOR: [u8; 2 + MAX_PREPARED * INDENT.len()] = {
+    let mut line = [b' '; 2 + MAX_PREPARED * INDENT.len()];
+    line[0] = b',';
+    line[1] = b'\n';
     line
 };
 
@@ -880,7 +882,7 @@ static NEWLINE_AND_SPACES: [u8; 1 + MAX_PREPARED * INDENT.len()] = {
 /// (a report has tens of thousands of lines; a write of two bytes per level
 /// was a tenth of writing it).
 pub fn newline_and_indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::Result<()> {
-    out.write_all(&NEWLINE_AND_SPACES[..1 + depth.min(MAX_PREPARED) * INDENT.len()])?;
+    out.write_all(&SEPARATOR[1..2 + depth.min(MAX_PREPARED) * INDENT.len()])?;
     for _ in MAX_PREPARED..depth {
         out.write_all(INDENT)?;
     }
@@ -889,7 +891,14 @@ pub fn newline_and_indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::R
 
 /// `newline_and_indent` for a buffer, which cannot fail.
 fn newline_and_indent_vec(out: &mut Vec<u8>, depth: usize) {
-    out.extend_from_slice(&NEWLINE_AND_SPACES[..1 + depth.min(MAX_PREPARED) * INDENT.len()]);
+    separator(out, false, depth);
+}
+
+/// A comma if `comma`, then a newline and the indent of `depth`.
+#[inline(always)]
+fn separator(out: &mut Vec<u8>, comma: bool, depth: usize) {
+    let start = usize::from(!comma);
+    out.extend_from_slice(&SEPARATOR[start..2 + depth.min(MAX_PREPARED) * INDENT.len()]);
     for _ in MAX_PREPARED..depth {
         out.extend_from_slice(INDENT);
     }
