@@ -587,9 +587,6 @@ macro_rules! refuse_compounds {
         type SerializeMap = Impossible<(), Error>;
         type SerializeStruct = Impossible<(), Error>;
         type SerializeStructVariant = Impossible<(), Error>;
-        fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), Error> {
-            Err($error())
-        }
         fn serialize_newtype_variant<T: ?Sized + Serialize>(
             self,
             _: &'static str,
@@ -689,6 +686,9 @@ impl Serializer for MapKey<'_> {
     ) -> Result<(), Error> {
         value.serialize(self)
     }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
         self.quoted(|o| CompactFormatter.write_bool(o, v))
     }
@@ -771,6 +771,9 @@ impl<W: ?Sized + Write> Serializer for RawText<'_, '_, W> {
         _: &'static str,
         _: &T,
     ) -> Result<(), Error> {
+        Err(not_raw_text())
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), Error> {
         Err(not_raw_text())
     }
 
@@ -1253,6 +1256,20 @@ mod tests {
         let bad: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into_iter().collect();
         assert_eq!(&*CompactJson::of(&bad).0, "null");
         assert!(serde_json::to_string(&bad).is_err());
+        let some_key: std::collections::BTreeMap<Option<u8>, u8> =
+            [(Some(3), 0)].into_iter().collect();
+        assert_eq!(
+            &*CompactJson::of(&some_key).0,
+            serde_json::to_string(&some_key).unwrap()
+        );
+        assert_eq!(
+            pretty(&some_key),
+            serde_json::to_string_pretty(&some_key).unwrap()
+        );
+        let none_key: std::collections::BTreeMap<Option<u8>, u8> =
+            [(None, 1)].into_iter().collect();
+        assert_eq!(&*CompactJson::of(&none_key).0, "null");
+        assert!(serde_json::to_string(&none_key).is_err());
         struct Full;
         impl std::io::Write for Full {
             fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
