@@ -1,4 +1,5 @@
-//! JSON kept as compact text until it is written.
+//! JSON kept as compact text until it is written, and the writer that
+//! lays a report out.
 //!
 //! A report holds, per finding and per entry point, small JSON objects that
 //! nothing reads until the report is written. As `serde_json::Value`s they
@@ -7,48 +8,90 @@
 //! allocation of its own length. Written by `to_writer_pretty`, it is laid
 //! out as a `Value` would be, keys in the same order, by re-indenting the
 //! text; any other serializer gets it as a raw JSON value.
+//!
+//! The compact text and the pretty report are both written by `Json`, a
+//! serializer that gives serde_json's bytes (the tests hold it to them) but
+//! appends to a `Vec` and checks a string for bytes to escape sixteen at a
+//! time: through serde_json's `Formatter`, a write per fragment and a table
+//! look-up per byte of every string were a sixth of a whole scan.
 
-use serde::{Serialize, Serializer};
-use serde_json::ser::Formatter;
-use serde_json::value::RawValue;
+use serde::ser::{self, Impossible, Serialize, SerializeStruct, Serializer};
+use serde_json::ser::{CompactFormatter, Formatter};
+use std::cell::Cell;
+use std::fmt;
 use std::io::{self, Write};
 
+/// The struct name by which serde_json's serializers know a raw value
+/// (`RawValue`'s own `Serialize` writes it): they copy its one field's text
+/// as it stands. `CompactJson` hands its text over that way, without making
+/// a `RawValue`, whose construction parses the text again.
+const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
 #[derive(Debug, Clone)]
-pub struct CompactJson(Box<RawValue>);
+pub struct CompactJson(Box<str>);
 
 impl CompactJson {
     /// `v` as compact JSON; `null` if it cannot be written as JSON.
     pub fn of<T: Serialize + ?Sized>(v: &T) -> CompactJson {
-        serde_json::value::to_raw_value(v)
-            .map(CompactJson)
-            .unwrap_or_else(|_| CompactJson::parse("null"))
+        CompactJson::written(v, None)
+    }
+
+    /// `v` as pretty JSON laid out where a value stands `depth` levels deep
+    /// (`to_writer_pretty_at`): written there, it is copied as it stands,
+    /// not re-indented. Written anywhere else it is laid out again. For a
+    /// value always written at the same place, whose text is worth more
+    /// time than memory (twice the compact text, for an entry point).
+    pub fn laid_out<T: Serialize + ?Sized>(v: &T, depth: usize) -> CompactJson {
+        CompactJson::written(v, Some(depth))
+    }
+
+    fn written<T: Serialize + ?Sized>(v: &T, depth: Option<usize>) -> CompactJson {
+        thread_local! {
+            /// The text as it is written, kept from one value to the next:
+            /// grown once, not per value, and copied to an allocation of its
+            /// own length (an entry point's text is kilobytes).
+            static BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+        }
+        let mut out = BUFFER.take();
+        out.clear();
+        let mut json = Json::<io::Sink> {
+            out: &mut out,
+            sink: None,
+            pretty: depth.is_some(),
+            depth: depth.unwrap_or(0),
+        };
+        let written = v.serialize(&mut json);
+        let json = match std::str::from_utf8(&out) {
+            Ok(text) if written.is_ok() => CompactJson(text.into()),
+            _ => CompactJson("null".into()),
+        };
+        if out.capacity() <= 1 << 20 {
+            BUFFER.set(out);
+        }
+        json
     }
 
     /// `{}`.
     pub fn empty_object() -> CompactJson {
-        CompactJson::parse("{}")
-    }
-
-    fn parse(text: &str) -> CompactJson {
-        CompactJson(RawValue::from_string(text.to_string()).unwrap_or_default())
+        CompactJson("{}".into())
     }
 
     /// The JSON parsed, for code that reads its fields.
     pub fn value(&self) -> serde_json::Value {
-        serde_json::from_str(self.0.get()).unwrap_or_default()
+        serde_json::from_str(&self.0).unwrap_or_default()
     }
 }
 
 impl Serialize for CompactJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+        let mut raw = s.serialize_struct(RAW_TOKEN, 1)?;
+        raw.serialize_field(RAW_TOKEN, &*self.0)?;
+        raw.end()
     }
 }
 
 /// `value` as pretty JSON (two-space indent, as `serde_json::to_writer_pretty`
 /// lays it out), with every `CompactJson` inside re-indented in place.
-/// Transcoding each through a deserializer instead was a seventh of a whole
-/// scan's instructions on a module whose report is 5 MB.
 pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(out: W, value: &T) -> io::Result<()> {
     to_writer_pretty_at(out, 0, value)
 }
@@ -57,150 +100,887 @@ pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(out: W, value: &T) -> i
 /// pretty document: its inner lines are indented to match, so the text can
 /// be written where the value goes.
 pub fn to_writer_pretty_at<W: Write, T: Serialize + ?Sized>(
-    out: W,
+    mut out: W,
     depth: usize,
     value: &T,
 ) -> io::Result<()> {
-    let pretty = Pretty {
-        depth,
-        has_value: false,
-    };
-    let mut ser = serde_json::Serializer::with_formatter(out, pretty);
-    value.serialize(&mut ser).map_err(io::Error::other)
+    PrettyWriter::default().write(&mut out, depth, value)
 }
 
-/// serde_json's pretty layout, written out because its `PrettyFormatter`
-/// keeps its depth private and a raw fragment needs it.
+/// `to_writer_pretty_at` with its buffer kept from one value to the next.
 #[derive(Default)]
-struct Pretty {
+pub struct PrettyWriter {
+    buf: Vec<u8>,
+}
+
+impl PrettyWriter {
+    /// Writes `value`, laid out at `depth`, to `out` in writes of about
+    /// `FLUSH_AT` bytes (one for a small value).
+    pub fn write<W: Write + ?Sized, T: Serialize + ?Sized>(
+        &mut self,
+        out: &mut W,
+        depth: usize,
+        value: &T,
+    ) -> io::Result<()> {
+        self.buf.clear();
+        let mut json = Json {
+            out: &mut self.buf,
+            sink: Some(&mut *out),
+            pretty: true,
+            depth,
+        };
+        value.serialize(&mut json).map_err(|e| e.0)?;
+        out.write_all(&self.buf).map_err(io::Error::other)
+    }
+}
+
+/// What the buffer may hold before it is handed to the writer: a large
+/// module's report is tens of megabytes, never held whole.
+const FLUSH_AT: usize = 32 << 10;
+
+/// A serializer that appends serde_json's bytes to `out`, compact or pretty
+/// (as `PrettyFormatter` lays them out, `depth` levels in), and hands them
+/// to `sink`, if any, once they pass `FLUSH_AT`.
+struct Json<'o, W: ?Sized> {
+    out: &'o mut Vec<u8>,
+    sink: Option<&'o mut W>,
+    pretty: bool,
     depth: usize,
-    has_value: bool,
+}
+
+/// An error from the writer, or a value JSON cannot hold.
+#[derive(Debug)]
+pub struct Error(io::Error);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error(io::Error::other(msg.to_string()))
+    }
+}
+
+fn key_must_be_a_string() -> Error {
+    ser::Error::custom("key must be a string")
+}
+
+/// Numbers as serde_json writes them (itoa, ryu), into a `Vec`, which
+/// cannot fail.
+fn number(out: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) {
+    let _ = write(out);
+}
+
+impl<W: ?Sized + Write> Json<'_, W> {
+    fn open(&mut self, bracket: u8) {
+        self.out.push(bracket);
+        self.depth += 1;
+    }
+
+    /// Closes a container; `empty` if nothing was written in it.
+    fn close(&mut self, bracket: u8, empty: bool) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.pretty && !empty {
+            newline_and_indent_vec(self.out, self.depth);
+        }
+        self.out.push(bracket);
+    }
+
+    /// What goes before an element or a key.
+    #[inline(always)]
+    fn element(&mut self, first: bool) {
+        if self.pretty {
+            separator(self.out, !first, self.depth);
+        } else if !first {
+            self.out.push(b',');
+        }
+    }
+
+    #[inline(always)]
+    fn colon(&mut self) {
+        if self.pretty {
+            self.out.extend_from_slice(b": ");
+        } else {
+            self.out.push(b':');
+        }
+    }
+
+    /// Opens the `{"variant": ` around a variant's content.
+    fn variant(&mut self, variant: &str) {
+        self.open(b'{');
+        self.element(true);
+        write_string(self.out, variant);
+        self.colon();
+    }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        if self.out.len() >= FLUSH_AT
+            && let Some(sink) = &mut self.sink
+        {
+            sink.write_all(self.out)
+                .map_err(|e| Error(io::Error::other(e)))?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+
+    /// A raw value's text: copied as it stands if it is laid out as it
+    /// should be here (compact, or pretty at this depth), else laid out.
+    fn raw(&mut self, text: &str) {
+        let text = text.as_bytes();
+        let here = if self.pretty { Some(self.depth) } else { None };
+        if laid_out_at(text) == here {
+            self.out.extend_from_slice(text);
+        } else {
+            lay_out(self.out, text, here);
+        }
+    }
+}
+
+/// An array, object or raw value being written.
+struct Compound<'a, 'o, W: ?Sized> {
+    json: &'a mut Json<'o, W>,
+    /// No element written yet.
+    first: bool,
+    /// `]` or `}`; 0 for a raw value.
+    closer: u8,
+    /// Inside a `{"variant": ...}`, closed with it.
+    variant: bool,
+}
+
+impl<'a, 'o, W: ?Sized + Write> Compound<'a, 'o, W> {
+    fn new(json: &'a mut Json<'o, W>, opener: u8, variant: bool) -> Self {
+        json.open(opener);
+        let closer = if opener == b'[' { b']' } else { b'}' };
+        Compound {
+            json,
+            first: true,
+            closer,
+            variant,
+        }
+    }
+
+    #[inline(always)]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.json.element(self.first);
+        self.first = false;
+        value.serialize(&mut *self.json)?;
+        self.json.flush()
+    }
+
+    #[inline(always)]
+    fn entry<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<(), Error> {
+        self.json.element(self.first);
+        self.first = false;
+        write_string(self.json.out, key);
+        self.json.colon();
+        value.serialize(&mut *self.json)?;
+        self.json.flush()
+    }
+
+    fn finish(self) -> Result<(), Error> {
+        if self.closer != 0 {
+            self.json.close(self.closer, self.first);
+            if self.variant {
+                self.json.close(b'}', false);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'a, 'o, W: ?Sized + Write> Serializer for &'a mut Json<'o, W> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, 'o, W>;
+    type SerializeTuple = Compound<'a, 'o, W>;
+    type SerializeTupleStruct = Compound<'a, 'o, W>;
+    type SerializeTupleVariant = Compound<'a, 'o, W>;
+    type SerializeMap = Compound<'a, 'o, W>;
+    type SerializeStruct = Compound<'a, 'o, W>;
+    type SerializeStructVariant = Compound<'a, 'o, W>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.out
+            .extend_from_slice(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        number(self.out, |o| CompactFormatter.write_i64(o, v));
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        number(self.out, |o| CompactFormatter.write_i128(o, v));
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        number(self.out, |o| CompactFormatter.write_u64(o, v));
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        number(self.out, |o| CompactFormatter.write_u128(o, v));
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        if v.is_finite() {
+            number(self.out, |o| CompactFormatter.write_f32(o, v));
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        if v.is_finite() {
+            number(self.out, |o| CompactFormatter.write_f64(o, v));
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        write_string(self.out, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        let mut seq = Compound::new(self, b'[', false);
+        for b in v {
+            seq.element(b)?;
+        }
+        seq.finish()
+    }
+    fn serialize_none(self) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.variant(variant);
+        value.serialize(&mut *self)?;
+        self.close(b'}', false);
+        Ok(())
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'o, W>, Error> {
+        Ok(Compound::new(self, b'[', false))
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'o, W>, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, 'o, W>, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, 'o, W>, Error> {
+        self.variant(variant);
+        Ok(Compound::new(self, b'[', true))
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, 'o, W>, Error> {
+        Ok(Compound::new(self, b'{', false))
+    }
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, 'o, W>, Error> {
+        if name == RAW_TOKEN {
+            return Ok(Compound {
+                json: self,
+                first: true,
+                closer: 0,
+                variant: false,
+            });
+        }
+        Ok(Compound::new(self, b'{', false))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, 'o, W>, Error> {
+        self.variant(variant);
+        Ok(Compound::new(self, b'{', true))
+    }
+}
+
+impl<W: ?Sized + Write> ser::SerializeSeq for Compound<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl<W: ?Sized + Write> ser::SerializeTuple for Compound<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl<W: ?Sized + Write> ser::SerializeTupleStruct for Compound<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl<W: ?Sized + Write> ser::SerializeTupleVariant for Compound<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl<W: ?Sized + Write> ser::SerializeMap for Compound<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline(always)]
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(), Error> {
+        self.json.element(self.first);
+        self.first = false;
+        key.serialize(MapKey(self.json.out))
+    }
+    #[inline(always)]
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.json.colon();
+        value.serialize(&mut *self.json)?;
+        self.json.flush()
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl<W: ?Sized + Write> ser::SerializeStruct for Compound<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+    // Inlined, a field's name is a constant: its check for bytes to escape
+    // and its copy are worked out when the caller is compiled.
+    #[inline(always)]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        if self.closer == 0 {
+            return value.serialize(RawText(self.json));
+        }
+        self.entry(key, value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl<W: ?Sized + Write> ser::SerializeStructVariant for Compound<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.entry(key, value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+/// Methods of a serializer that takes only some kinds of value: each of the
+/// others is `$error()`.
+macro_rules! refuse {
+    ($error:ident: $($method:ident($($arg:ty),*)),* $(,)?) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<(), Error> {
+            Err($error())
+        })*
+    };
+}
+
+/// Methods of a serializer that takes no compound value.
+macro_rules! refuse_compounds {
+    ($error:ident) => {
+        type SerializeSeq = Impossible<(), Error>;
+        type SerializeTuple = Impossible<(), Error>;
+        type SerializeTupleStruct = Impossible<(), Error>;
+        type SerializeTupleVariant = Impossible<(), Error>;
+        type SerializeMap = Impossible<(), Error>;
+        type SerializeStruct = Impossible<(), Error>;
+        type SerializeStructVariant = Impossible<(), Error>;
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<(), Error> {
+            Err($error())
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Impossible<(), Error>, Error> {
+            Err($error())
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Impossible<(), Error>, Error> {
+            Err($error())
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Impossible<(), Error>, Error> {
+            Err($error())
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Impossible<(), Error>, Error> {
+            Err($error())
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Impossible<(), Error>, Error> {
+            Err($error())
+        }
+        fn serialize_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Impossible<(), Error>, Error> {
+            Err($error())
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Impossible<(), Error>, Error> {
+            Err($error())
+        }
+    };
+}
+
+/// A map's key, as serde_json writes it: a string, or a number, bool or
+/// unit variant in quotes.
+struct MapKey<'a>(&'a mut Vec<u8>);
+
+impl MapKey<'_> {
+    fn quoted(self, write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> Result<(), Error> {
+        self.0.push(b'"');
+        number(self.0, write);
+        self.0.push(b'"');
+        Ok(())
+    }
+}
+
+impl Serializer for MapKey<'_> {
+    type Ok = ();
+    type Error = Error;
+    refuse_compounds!(key_must_be_a_string);
+    refuse!(key_must_be_a_string:
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+    );
+
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        write_string(self.0, v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.quoted(|o| CompactFormatter.write_bool(o, v))
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.serialize_i64(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        self.quoted(|o| CompactFormatter.write_i64(o, v))
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        self.quoted(|o| CompactFormatter.write_i128(o, v))
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.serialize_u64(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        self.quoted(|o| CompactFormatter.write_u64(o, v))
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        self.quoted(|o| CompactFormatter.write_u128(o, v))
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        if !v.is_finite() {
+            return Err(ser::Error::custom("float key must be finite"));
+        }
+        self.quoted(|o| CompactFormatter.write_f32(o, v))
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        if !v.is_finite() {
+            return Err(ser::Error::custom("float key must be finite"));
+        }
+        self.quoted(|o| CompactFormatter.write_f64(o, v))
+    }
+}
+
+fn not_raw_text() -> Error {
+    ser::Error::custom("a raw JSON value holds text")
+}
+
+/// The text of a raw value, written in place (re-indented when pretty).
+struct RawText<'a, 'o, W: ?Sized>(&'a mut Json<'o, W>);
+
+impl<W: ?Sized + Write> Serializer for RawText<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+    refuse_compounds!(not_raw_text);
+    refuse!(not_raw_text:
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    );
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
+        Err(not_raw_text())
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), Error> {
+        Err(not_raw_text())
+    }
+
+    fn serialize_str(self, text: &str) -> Result<(), Error> {
+        self.0.raw(text);
+        Ok(())
+    }
+}
+
+/// Whether serde_json writes `b` escaped inside a string.
+fn escaped(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it.
+#[inline(always)]
+fn write_string(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    if nothing_to_escape(bytes) {
+        out.extend_from_slice(bytes);
+    } else {
+        escape(out, bytes);
+    }
+    out.push(b'"');
+}
+
+/// No byte of `bytes` is escaped. Eight bytes are checked at once, as one
+/// word: a byte below 0x20, `"` or `\\` sets the high bit of its byte in
+/// `hit` (and maybe of bytes above it, which does not matter here). Most
+/// strings have nothing to escape, and names and messages run to tens or
+/// hundreds of bytes.
+#[inline(always)]
+fn nothing_to_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    let hit = |word: u64| {
+        let below_space = word.wrapping_sub(ONES * 0x20) & !word;
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        let quote = quote.wrapping_sub(ONES) & !quote;
+        let backslash = backslash.wrapping_sub(ONES) & !backslash;
+        (below_space | quote | backslash) & HIGH != 0
+    };
+    let words = bytes.chunks_exact(8);
+    let rest = words.remainder();
+    let word = |w: &[u8]| w.try_into().map_or(0, u64::from_le_bytes);
+    if words.into_iter().any(|w| hit(word(w))) {
+        return false;
+    }
+    if rest.is_empty() {
+        return true;
+    }
+    // The last few bytes: in the string's last word, read again in part,
+    // when it has one (no copy to make up a word).
+    match bytes.last_chunk::<8>() {
+        Some(last) => !hit(u64::from_le_bytes(*last)),
+        None => !rest.iter().any(|&b| escaped(b)),
+    }
+}
+
+/// `bytes` with serde_json's escapes: short ones where JSON has them,
+/// `\u00xx` (lower-case hex) for the other control bytes.
+#[cold]
+#[inline(never)]
+fn escape(out: &mut Vec<u8>, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if !escaped(b) {
+            continue;
+        }
+        out.extend_from_slice(&bytes[run..i]);
+        run = i + 1;
+        let short = match b {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            _ => {
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 0xf)]);
+                continue;
+            }
+        };
+        out.extend_from_slice(&[b'\\', short]);
+    }
+    out.extend_from_slice(&bytes[run..]);
 }
 
 const INDENT: &[u8] = b"  ";
+const MAX_PREPARED: usize = 32;
+
+/// A comma, a newline and the indent of `MAX_PREPARED` levels, of which a
+/// prefix (with the comma or without) is written in one go.
+static SEPARATOR: [u8; 2 + MAX_PREPARED * INDENT.len()] = {
+    let mut line = [b' '; 2 + MAX_PREPARED * INDENT.len()];
+    line[0] = b',';
+    line[1] = b'\n';
+    line
+};
 
 /// A newline and the indent of `depth`, in one write where the depth allows
 /// (a report has tens of thousands of lines; a write of two bytes per level
 /// was a tenth of writing it).
 pub fn newline_and_indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::Result<()> {
-    const MAX: usize = 32;
-    static NEWLINE_AND_SPACES: [u8; 1 + MAX * INDENT.len()] = {
-        let mut line = [b' '; 1 + MAX * INDENT.len()];
-        line[0] = b'\n';
-        line
-    };
-    out.write_all(&NEWLINE_AND_SPACES[..1 + depth.min(MAX) * INDENT.len()])?;
-    for _ in MAX..depth {
+    out.write_all(&SEPARATOR[1..2 + depth.min(MAX_PREPARED) * INDENT.len()])?;
+    for _ in MAX_PREPARED..depth {
         out.write_all(INDENT)?;
     }
     Ok(())
 }
 
-impl Pretty {
-    fn open<W: ?Sized + Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        out.write_all(bracket)
-    }
+/// `newline_and_indent` for a buffer, which cannot fail.
+fn newline_and_indent_vec(out: &mut Vec<u8>, depth: usize) {
+    separator(out, false, depth);
+}
 
-    fn close<W: ?Sized + Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            newline_and_indent(out, self.depth)?;
-        }
-        out.write_all(bracket)
-    }
-
-    fn element<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        if !first {
-            out.write_all(b",")?;
-        }
-        newline_and_indent(out, self.depth)
+/// A comma if `comma`, then a newline and the indent of `depth`.
+#[inline(always)]
+fn separator(out: &mut Vec<u8>, comma: bool, depth: usize) {
+    let start = usize::from(!comma);
+    out.extend_from_slice(&SEPARATOR[start..2 + depth.min(MAX_PREPARED) * INDENT.len()]);
+    for _ in MAX_PREPARED..depth {
+        out.extend_from_slice(INDENT);
     }
 }
 
-impl Formatter for Pretty {
-    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.open(out, b"[")
-    }
-    fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.close(out, b"]")
-    }
-    fn begin_array_value<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        self.element(out, first)
-    }
-    fn end_array_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.open(out, b"{")
-    }
-    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.close(out, b"}")
-    }
-    fn begin_object_key<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        self.element(out, first)
-    }
-    fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        out.write_all(b": ")
-    }
-    fn end_object_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-    fn write_raw_fragment<W: ?Sized + Write>(&mut self, out: &mut W, json: &str) -> io::Result<()> {
-        reindent(out, json.as_bytes(), self.depth)
-    }
+/// The depth at which the text of a JSON object or array is laid out
+/// pretty: the indent of its closing bracket. `None` for compact text
+/// (which has no newline outside strings, and none in them, escaped).
+fn laid_out_at(json: &[u8]) -> Option<usize> {
+    let (_, before) = json.split_last()?;
+    let spaces = before.iter().rev().take_while(|&&b| b == b' ').count();
+    let newline = before.len().checked_sub(spaces + 1)?;
+    (before.get(newline) == Some(&b'\n')).then_some(spaces / INDENT.len())
 }
 
-/// Writes compact JSON (serde_json's own, no whitespace outside strings) as
-/// the pretty layout at `depth`: a newline and indent after each opening
-/// bracket and comma, `": "` between key and value, `[]` and `{}` kept whole.
-/// Strings are copied in runs, so the cost is a few instructions a byte.
-fn reindent<W: ?Sized + Write>(out: &mut W, json: &[u8], mut depth: usize) -> io::Result<()> {
+/// Appends JSON text, compact (serde_json's own) or laid out at some
+/// depth, laid out at `depth` (`None`: compact): a newline and indent
+/// after each opening bracket and comma, `": "` between key and value,
+/// `[]` and `{}` kept whole, whitespace outside strings dropped. Bytes
+/// that stay as they are (strings, numbers, a comma) are copied in one go
+/// up to the next place where layout goes in.
+fn lay_out(out: &mut Vec<u8>, json: &[u8], depth: Option<usize>) {
+    let pretty = depth.is_some();
+    let mut depth = depth.unwrap_or(0);
+    out.reserve(json.len() + json.len() / 2);
+    // The start of the bytes not yet copied.
+    let mut run = 0;
     let mut i = 0;
-    while i < json.len() {
-        // Everything up to the next structural byte or string is copied as is.
-        let run = json[i..]
-            .iter()
-            .position(|b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']' | b',' | b':'))
-            .unwrap_or(json.len() - i);
-        out.write_all(&json[i..i + run])?;
-        i += run;
-        let Some(&b) = json.get(i) else { break };
+    while let Some(&b) = json.get(i) {
         match b {
             b'"' => {
-                let end = string_end(json, i);
-                out.write_all(&json[i..end])?;
-                i = end;
+                i = string_end(json, i);
                 continue;
             }
             b'{' | b'[' => {
                 let closer = if b == b'{' { b'}' } else { b']' };
                 if json.get(i + 1) == Some(&closer) {
-                    out.write_all(&[b, closer])?;
                     i += 2;
                     continue;
                 }
                 depth += 1;
-                out.write_all(&[b])?;
-                newline_and_indent(out, depth)?;
+                out.extend_from_slice(&json[run..=i]);
+                if pretty {
+                    newline_and_indent_vec(out, depth);
+                }
             }
             b'}' | b']' => {
                 depth = depth.saturating_sub(1);
-                newline_and_indent(out, depth)?;
-                out.write_all(&[b])?;
+                out.extend_from_slice(&json[run..i]);
+                if pretty {
+                    newline_and_indent_vec(out, depth);
+                }
+                out.push(b);
             }
             b',' => {
-                out.write_all(b",")?;
-                newline_and_indent(out, depth)?;
+                out.extend_from_slice(&json[run..=i]);
+                if pretty {
+                    newline_and_indent_vec(out, depth);
+                }
             }
-            _ => out.write_all(b": ")?,
+            b':' => {
+                out.extend_from_slice(&json[run..i]);
+                out.extend_from_slice(if pretty { b": " } else { b":" });
+            }
+            b' ' | b'\n' => {
+                out.extend_from_slice(&json[run..i]);
+                while matches!(json.get(i + 1), Some(b' ' | b'\n')) {
+                    i += 1;
+                }
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
         }
         i += 1;
+        run = i;
     }
-    Ok(())
+    out.extend_from_slice(json.get(run..).unwrap_or_default());
 }
 
 /// Just past the string whose opening quote is at `start` (the end of the
@@ -293,5 +1073,218 @@ mod tests {
         let expected = serde_json::to_string_pretty(&deep).unwrap();
         assert_eq!(pretty(&deep), expected);
         assert_eq!(pretty(&CompactJson::of(&deep)), expected);
+    }
+
+    #[derive(serde::Serialize)]
+    enum Kinds {
+        Unit,
+        Newtype(u8),
+        Tuple(i32, String),
+        EmptyTuple(),
+        Struct { a: f64, b: Option<char> },
+        EmptyStruct {},
+    }
+
+    #[derive(serde::Serialize)]
+    struct Unit;
+
+    #[derive(serde::Serialize)]
+    struct Every {
+        kinds: Vec<Kinds>,
+        unit: Unit,
+        unit_value: (),
+        tuple: (u8, i64, bool),
+        empty: Vec<u8>,
+        bytes: serde_bytes_like::Bytes,
+        numbers: (i8, i16, u16, u32, u64, i128, u128, f32, f64, f64, f32),
+        int_keys: std::collections::BTreeMap<i32, &'static str>,
+        bool_keys: std::collections::BTreeMap<bool, u8>,
+        char_keys: std::collections::BTreeMap<char, u8>,
+        nested: serde_json::Value,
+        raw: CompactJson,
+        raws: Vec<CompactJson>,
+        none: Option<u8>,
+    }
+
+    /// `&[u8]` as serde's bytes.
+    mod serde_bytes_like {
+        pub struct Bytes(pub Vec<u8>);
+        impl serde::Serialize for Bytes {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(&self.0)
+            }
+        }
+    }
+
+    fn every() -> Every {
+        let nested = serde_json::json!({"s": "x\"y\\z\n\u{1}\u{7f}é", "a": [[], {}, [1, [2, {"k": null}]]], "f": 1.5e-7});
+        Every {
+            kinds: vec![
+                Kinds::Unit,
+                Kinds::Newtype(7),
+                Kinds::Tuple(-3, "t".into()),
+                Kinds::EmptyTuple(),
+                Kinds::Struct {
+                    a: 0.1,
+                    b: Some('\u{8}'),
+                },
+                Kinds::EmptyStruct {},
+            ],
+            unit: Unit,
+            unit_value: (),
+            tuple: (255, i64::MIN, true),
+            empty: vec![],
+            bytes: serde_bytes_like::Bytes(vec![0, 1, 255]),
+            numbers: (
+                -128,
+                -300,
+                65535,
+                7,
+                u64::MAX,
+                i64::MIN.into(),
+                u64::MAX.into(),
+                1.25,
+                -0.0,
+                f64::NAN,
+                f32::INFINITY,
+            ),
+            int_keys: [(-1, "a"), (20, "b")].into_iter().collect(),
+            bool_keys: [(false, 0), (true, 1)].into_iter().collect(),
+            char_keys: [('"', 0), ('k', 1)].into_iter().collect(),
+            nested: nested.clone(),
+            raw: CompactJson::of(&nested),
+            raws: vec![CompactJson::empty_object(), CompactJson::of(&[1, 2])],
+            none: None,
+        }
+    }
+
+    #[test]
+    fn every_kind_of_value_written_as_serde_json_writes_it() {
+        let v = every();
+        let compact = CompactJson::of(&v);
+        assert_eq!(&*compact.0, serde_json::to_string(&v).unwrap());
+        let pretty_json = pretty(&v);
+        assert_eq!(
+            serde_json::to_value(&v).unwrap(),
+            serde_json::from_str::<serde_json::Value>(&pretty_json).unwrap()
+        );
+        // Every field but the raw ones (which serde_json copies as they
+        // stand) laid out by serde_json.
+        let mut reference = Vec::new();
+        let mut ser = serde_json::Serializer::pretty(&mut reference);
+        serde::Serialize::serialize(&v, &mut ser).unwrap();
+        let reference = String::from_utf8(reference).unwrap();
+        let strip_raw = |s: &str| -> String {
+            let start = s.find("\"raw\"").unwrap();
+            let end = s.find("\"none\"").unwrap();
+            format!("{}{}", &s[..start], &s[end..])
+        };
+        assert_eq!(strip_raw(&pretty_json), strip_raw(&reference));
+        assert_eq!(
+            pretty(&v.nested),
+            serde_json::to_string_pretty(&v.nested).unwrap()
+        );
+    }
+
+    #[test]
+    fn laid_out_text_copied_where_it_stands_and_laid_out_again_elsewhere() {
+        let inner = serde_json::json!({"s": "a: b, [c]\n  }", "e": [], "n": [1, {"k": [2]}]});
+        #[derive(serde::Serialize)]
+        struct File {
+            evidence: CompactJson,
+            k: &'static str,
+        }
+        #[derive(serde::Serialize)]
+        struct Report {
+            files: Vec<File>,
+        }
+        let plain = serde_json::json!({"files": [{"evidence": inner.clone(), "k": "v"}]});
+        // `evidence` stands three levels deep: `{`, `"files": [`, `{`.
+        for depth in [3, 0, 1, 7, 40] {
+            let evidence = CompactJson::laid_out(&inner, depth);
+            assert_eq!(super::laid_out_at(evidence.0.as_bytes()), Some(depth));
+            let report = Report {
+                files: vec![File { evidence, k: "v" }],
+            };
+            assert_eq!(
+                pretty(&report),
+                serde_json::to_string_pretty(&plain).unwrap()
+            );
+            assert_eq!(
+                &*CompactJson::of(&report).0,
+                serde_json::to_string(&plain).unwrap()
+            );
+            assert_eq!(serde_json::to_value(&report).unwrap(), plain);
+            assert_eq!(report.files[0].evidence.value(), inner);
+        }
+        assert_eq!(
+            super::laid_out_at(CompactJson::of(&inner).0.as_bytes()),
+            None
+        );
+    }
+
+    #[test]
+    fn strings_escaped_as_serde_json_escapes_them() {
+        // Every ASCII byte, alone and in long runs on either side of the
+        // sixteen-byte chunks the check reads.
+        let mut strings: Vec<String> = (0u8..0x80).map(|b| char::from(b).to_string()).collect();
+        let all: String = (0u8..0x80).map(char::from).collect();
+        strings.push(all.clone());
+        strings.push(format!("{}é€𝄞{}", "a".repeat(31), all));
+        for n in 0..40 {
+            for bad in ["\"", "\\", "\u{1f}", "\n", "\u{0}"] {
+                strings.push(format!("{}{bad}{}", "x".repeat(n), "é".repeat(20 - n / 2)));
+            }
+            strings.push("z".repeat(n));
+            strings.push(" ~\u{7f}é".repeat(n));
+        }
+        for s in &strings {
+            assert_eq!(
+                &*CompactJson::of(s).0,
+                serde_json::to_string(s).unwrap(),
+                "{s:?}"
+            );
+        }
+        assert_eq!(
+            pretty(&strings),
+            serde_json::to_string_pretty(&strings).unwrap()
+        );
+    }
+
+    #[test]
+    fn what_json_cannot_hold_is_null_and_errors_reach_the_writer() {
+        let bad: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into_iter().collect();
+        assert_eq!(&*CompactJson::of(&bad).0, "null");
+        assert!(serde_json::to_string(&bad).is_err());
+        let some_key: std::collections::BTreeMap<Option<u8>, u8> =
+            [(Some(3), 0)].into_iter().collect();
+        assert_eq!(
+            &*CompactJson::of(&some_key).0,
+            serde_json::to_string(&some_key).unwrap()
+        );
+        assert_eq!(
+            pretty(&some_key),
+            serde_json::to_string_pretty(&some_key).unwrap()
+        );
+        let none_key: std::collections::BTreeMap<Option<u8>, u8> =
+            [(None, 1)].into_iter().collect();
+        assert_eq!(&*CompactJson::of(&none_key).0, "null");
+        assert!(serde_json::to_string(&none_key).is_err());
+        struct Full;
+        impl std::io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("full"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        // Small and large (flushed on the way) values alike.
+        assert!(to_writer_pretty(Full, &1).is_err());
+        let large: Vec<String> = (0..10_000).map(|i| format!("item {i}")).collect();
+        assert!(to_writer_pretty(Full, &large).is_err());
+        let mut out = Vec::new();
+        to_writer_pretty(&mut out, &large).unwrap();
+        assert_eq!(out, serde_json::to_vec_pretty(&large).unwrap());
     }
 }

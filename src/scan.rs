@@ -75,9 +75,12 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-/// An entry point as the report shows it: its JSON, kept as compact text
-/// (a `serde_json::Value` per argument cost ~6 KB a kernel, and a large
-/// module has thousands), plus the two facts summaries need.
+/// An entry point as the report shows it: its JSON, kept as text (a
+/// `serde_json::Value` per argument cost ~6 KB a kernel, and a large
+/// module has thousands) laid out as the JSON report writes it, so that
+/// writing it is a copy (re-indenting compact text was a twentieth of a
+/// whole scan), plus the two facts summaries need. It is made once the
+/// module is gone, past the scan's peak of memory.
 #[derive(Debug, Clone, Serialize)]
 #[serde(transparent)]
 pub struct EntryJson {
@@ -91,7 +94,7 @@ pub struct EntryJson {
 impl EntryJson {
     fn of(ep: &ir::air::EntryPoint<'_>) -> Self {
         EntryJson {
-            json: CompactJson::of(ep),
+            json: CompactJson::laid_out(ep, crate::report::json::ENTRY_POINT_DEPTH),
             name: ep.name.to_string(),
             stage: ep.stage,
         }

@@ -7,9 +7,10 @@
 //! runs on the same input give the same bytes whatever `--jobs` is.
 
 use super::Totals;
-use crate::compact_json::{newline_and_indent, to_writer_pretty_at};
+use crate::compact_json::{PrettyWriter, newline_and_indent, to_writer_pretty_at};
 use crate::rules::{RuleSet, Severity};
 use crate::scan::FileReport;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -125,7 +126,9 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
 /// `summarize`, one file at a time.
 struct SummaryCounter {
     summary: Summary,
-    kernels: BTreeMap<(String, String), KernelSummary>,
+    /// By path, then by name, sorted by name when done (a look-up per
+    /// finding and kernel it reaches, on files of hundreds of kernels).
+    kernels: BTreeMap<String, FxHashMap<String, KernelSummary>>,
     /// Figures for findings that came without their rule's; `None` until
     /// one does, then the built-in ones: parsing every built-in pattern
     /// again is a fifth of a small scan's CPU time.
@@ -142,13 +145,14 @@ impl SummaryCounter {
     }
 
     fn add(&mut self, file: &FileReport) {
-        let (summary, kernels) = (&mut self.summary, &mut self.kernels);
+        let summary = &mut self.summary;
+        let kernels = self.kernels.entry(file.path.clone()).or_default();
         for entry in file.kernels.iter().chain(&file.shaders) {
             let name = entry.name.as_str();
-            let stage = entry.stage;
-            kernels
-                .entry((file.path.clone(), name.to_string()))
-                .or_insert_with(|| KernelSummary::new(&file.path, name, stage));
+            if !kernels.contains_key(name) {
+                let ks = KernelSummary::new(&file.path, name, entry.stage);
+                kernels.insert(name.to_string(), ks);
+            }
         }
         for f in &file.findings {
             let figure = f.cycles.or_else(|| {
@@ -157,18 +161,23 @@ impl SummaryCounter {
             });
             let looped = usize::from(f.loop_depth > 0);
             summary.by_severity.add(f.severity);
-            let r = summary
-                .by_rule
-                .entry(f.rule.to_string())
-                .or_insert_with(|| RuleSummary {
-                    rule_id: f.rule_id.to_string(),
-                    category: f.category.to_string(),
-                    count: 0,
-                    by_severity: SeverityCounts::default(),
-                    in_loops: 0,
-                    cycles_per_execution: figure,
-                    estimated_cycles: figure.map(|_| 0),
-                });
+            if !summary.by_rule.contains_key(&*f.rule) {
+                summary.by_rule.insert(
+                    f.rule.to_string(),
+                    RuleSummary {
+                        rule_id: f.rule_id.to_string(),
+                        category: f.category.to_string(),
+                        count: 0,
+                        by_severity: SeverityCounts::default(),
+                        in_loops: 0,
+                        cycles_per_execution: figure,
+                        estimated_cycles: figure.map(|_| 0),
+                    },
+                );
+            }
+            let Some(r) = summary.by_rule.get_mut(&*f.rule) else {
+                continue;
+            };
             r.count += 1;
             r.in_loops += looped;
             r.by_severity.add(f.severity);
@@ -179,20 +188,35 @@ impl SummaryCounter {
             reached.sort();
             reached.dedup();
             for k in reached {
-                let ks = kernels
-                    .entry((file.path.clone(), k.clone()))
-                    .or_insert_with(|| KernelSummary::new(&file.path, k, "kernel"));
+                if !kernels.contains_key(k.as_str()) {
+                    kernels.insert(k.clone(), KernelSummary::new(&file.path, k, "kernel"));
+                }
+                let Some(ks) = kernels.get_mut(k.as_str()) else {
+                    continue;
+                };
                 ks.findings += 1;
                 ks.in_loops += looped;
                 ks.by_severity.add(f.severity);
-                *ks.by_rule.entry(f.rule.to_string()).or_insert(0) += 1;
+                if let Some(n) = ks.by_rule.get_mut(&*f.rule) {
+                    *n += 1;
+                } else {
+                    ks.by_rule.insert(f.rule.to_string(), 1);
+                }
                 ks.estimated_cycles_per_thread += u64::from(figure.unwrap_or(0));
             }
         }
     }
 
     fn finish(mut self) -> Summary {
-        self.summary.by_kernel = self.kernels.into_values().collect();
+        self.summary.by_kernel = self
+            .kernels
+            .into_values()
+            .flat_map(|by_name| {
+                let mut kernels: Vec<KernelSummary> = by_name.into_values().collect();
+                kernels.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+                kernels
+            })
+            .collect();
         self.summary
     }
 }
@@ -220,7 +244,13 @@ pub struct JsonStream<W: Write> {
     findings_written: usize,
     summary: SummaryCounter,
     totals: Totals,
+    /// Lays out each file and finding, its buffer kept between them.
+    pretty: PrettyWriter,
 }
+
+/// How deep a file's entry points stand in the report (`{`, `"files": [`,
+/// `{`, `"kernels": [`): their JSON is laid out there when it is made.
+pub const ENTRY_POINT_DEPTH: usize = 4;
 
 /// Findings' text kept in memory up to this size, then in a temporary file.
 const SPILL_AT: usize = 4 << 20;
@@ -281,6 +311,7 @@ impl<W: Write> JsonStream<W> {
             findings_written: 0,
             summary: SummaryCounter::new(None),
             totals: Totals::default(),
+            pretty: PrettyWriter::default(),
         })
     }
 
@@ -288,13 +319,13 @@ impl<W: Write> JsonStream<W> {
     pub fn add(&mut self, file: &FileReport) -> io::Result<()> {
         element(&mut self.out, self.files)?;
         self.files += 1;
-        to_writer_pretty_at(&mut self.out, 2, file)?;
+        self.pretty.write(&mut self.out, 2, file)?;
         for f in &file.findings {
             // Asked for each finding, so that a file's many findings spill.
             let findings = self.findings.writer(self.spill_at);
             element(findings, self.findings_written)?;
             self.findings_written += 1;
-            to_writer_pretty_at(&mut *findings, 2, f)?;
+            self.pretty.write(findings, 2, f)?;
         }
         self.summary.add(file);
         self.totals.add(file);
@@ -400,6 +431,14 @@ mod tests {
         let mut expected = Vec::new();
         crate::compact_json::to_writer_pretty(&mut expected, &report).unwrap();
         let expected = String::from_utf8(expected).unwrap() + "\n";
+        // Entry points stand where their text is laid out, so that writing
+        // them copies it.
+        let indent = |depth: usize| "  ".repeat(depth);
+        assert!(expected.contains(&format!(
+            "\n{}\"kernels\": [\n{}{{\n",
+            indent(ENTRY_POINT_DEPTH - 1),
+            indent(ENTRY_POINT_DEPTH)
+        )));
         let mut out = Vec::new();
         write(&files, &mut out).unwrap();
         assert!(String::from_utf8(out).unwrap() == expected);
