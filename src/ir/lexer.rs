@@ -253,6 +253,7 @@ fn str_at(text: &str, from: usize, to: usize) -> &str {
     unsafe { text.get_unchecked(from..to) }
 }
 
+#[derive(Clone)]
 pub struct Lexer<'a> {
     text: &'a str,
     pos: usize,
@@ -305,6 +306,20 @@ impl<'a> Lexer<'a> {
 
     pub fn text(&self) -> &'a str {
         self.text
+    }
+
+    /// True when some long lines are passed over as comments.
+    pub fn skips_lines(&self) -> bool {
+        !self.skipped.is_empty()
+    }
+
+    /// Where the lexer stands, for tests that compare two ways of reading.
+    #[cfg(debug_assertions)]
+    pub fn state(&self) -> String {
+        format!(
+            "{} {} {:?} {} {}",
+            self.pos, self.line, self.cur, self.last_end, self.last_line
+        )
     }
 
     /// Line of the next token (or of the end of input).
