@@ -480,10 +480,13 @@ fn argument_at<'a>(p: &mut Parser<'a, '_>, at: usize) -> Option<(Operand<'a>, us
     Some((Operand { ty, value }, end))
 }
 
-/// True when a type that ends a line at `at` (its `\n`, or the end of the
-/// text) ends there for the tokens too: they would go on at a `*`, `(` or
-/// `addrspace` that starts the next line.
-fn type_ends_line(p: &Parser<'_, '_>, at: usize) -> bool {
+/// True when an instruction that ends a line at `at` (its `\n`, or the end
+/// of the text) ends there for the tokens too. Some of their reads go on
+/// at the next token wherever it is: a type at a `*`, `(` or `addrspace`,
+/// a GEP's indices or a phi's pairs at a `,`, a load or store at an
+/// ordering word. So the next line must start with a name, a number, a
+/// `}` or another word.
+fn ends_at_line_end(p: &Parser<'_, '_>, at: usize) -> bool {
     let b = p.lx.text().as_bytes();
     if at >= b.len() {
         return true;
@@ -498,7 +501,23 @@ fn type_ends_line(p: &Parser<'_, '_>, at: usize) -> bool {
     match b.get(q) {
         None => true,
         Some(&c) if c == b'%' || c == b'}' || c.is_ascii_digit() => true,
-        Some(&c) if c.is_ascii_lowercase() => b.get(q..q + 9) != Some(b"addrspace"),
+        Some(&c) if c.is_ascii_lowercase() => {
+            let end = super::parser::ident_end(b, q);
+            !matches!(
+                b.get(q..end),
+                Some(
+                    b"addrspace"
+                        | b"syncscope"
+                        | b"unordered"
+                        | b"monotonic"
+                        | b"acquire"
+                        | b"release"
+                        | b"acq_rel"
+                        | b"seq_cst"
+                        | b"singlethread"
+                )
+            )
+        }
         _ => false,
     }
 }
@@ -516,10 +535,12 @@ fn fast_operands<'a>(
     // Past a GEP's indices or a phi's pairs, or an attachment, only
     // attachments may follow (the tokens read `, align` there as an error).
     let mut attachments_only = false;
-    // A cast ends with its type.
-    let mut ends_with_type = false;
+    // Whether the tokens would look past the line end for more (see
+    // `ends_at_line_end`) if the instruction ended here.
+    let mut open_end = false;
     match inst.opcode {
         Load => {
+            open_end = true;
             let (ty, e) = p.type_at(at)?;
             inst.elem_ty = Some(ty);
             inst.ty = ty;
@@ -528,6 +549,7 @@ fn fast_operands<'a>(
             at = e;
         }
         Store => {
+            open_end = true;
             let (v, e) = p.operand_at(at)?;
             let (ptr, e) = comma_operand_at(p, e)?;
             inst.operands.push(v);
@@ -535,6 +557,7 @@ fn fast_operands<'a>(
             at = e;
         }
         GetElementPtr => {
+            open_end = true;
             let (ty, mut e) = p.type_at(at)?;
             inst.elem_ty = Some(ty);
             let (op, e1) = comma_operand_at(p, e)?;
@@ -554,6 +577,7 @@ fn fast_operands<'a>(
             attachments_only = true;
         }
         Phi => {
+            open_end = true;
             let (ty, mut e) = p.type_at(at)?;
             if ty == TypeTable::METADATA || b.get(e) != Some(&b' ') {
                 return None;
@@ -629,6 +653,7 @@ fn fast_operands<'a>(
             at = e;
         }
         op if op.is_cast() => {
+            open_end = true;
             let (a, e) = p.operand_at(at)?;
             if b.get(e..e + 4) != Some(b" to ") {
                 return None;
@@ -638,7 +663,6 @@ fn fast_operands<'a>(
             inst.elem_ty = Some(to);
             inst.operands.push(a);
             at = e;
-            ends_with_type = true;
         }
         Select => {
             let (c, e) = p.operand_at(at)?;
@@ -731,19 +755,19 @@ fn fast_operands<'a>(
             Some(b',') => {
                 if !attachments_only && let Some(end) = align_at(b, at + 1) {
                     at = end;
-                    ends_with_type = false;
+                    open_end = false;
                     continue;
                 }
                 let (kind, id, end) = attachment_at(text, at + 1)?;
                 attach(inst, kind, id);
                 at = end;
                 attachments_only = true;
-                ends_with_type = false;
+                open_end = false;
             }
             _ => return None,
         }
     }
-    if ends_with_type && !type_ends_line(p, at) {
+    if open_end && !ends_at_line_end(p, at) {
         return None;
     }
     Some(at)
