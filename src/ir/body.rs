@@ -398,7 +398,7 @@ fn fast_line<'a>(
     };
     match end {
         Some(end) => {
-            p.lx.consume_through(end);
+            p.lx.consume_line(end);
             true
         }
         None => {

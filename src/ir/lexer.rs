@@ -454,6 +454,40 @@ impl<'a> Lexer<'a> {
         self.restart();
     }
 
+    /// `consume_through(end)` where `end` is at the `\n` that ends the
+    /// line: when the next line starts, after the usual two-space indent,
+    /// with a local or a word (the next instruction), that token is set
+    /// here at once, as `lex` would read it; otherwise it is lexed.
+    pub fn consume_line(&mut self, end: usize) {
+        let b = self.text.as_bytes();
+        let start = end + 3;
+        if self.skipped.is_empty() && b.get(end..start) == Some(b"\n  ") {
+            let line = self.cur.line;
+            match b.get(start) {
+                Some(b'%') => {
+                    let (e, _) = ident_end(b, start + 1);
+                    if e > start + 1 {
+                        self.last_end = end;
+                        self.last_line = line;
+                        self.line = line + 1;
+                        return self.set(Tok::Local(str_at(self.text, start + 1, e)), start, e);
+                    }
+                }
+                Some(c) if c.is_ascii_lowercase() => {
+                    let (e, next) = ident_end(b, start + 1);
+                    if !LABEL_OR_QUOTE[next as usize] {
+                        self.last_end = end;
+                        self.last_line = line;
+                        self.line = line + 1;
+                        return self.set(Tok::Word(str_at(self.text, start, e)), start, e);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.consume_through(end);
+    }
+
     /// Moves to byte offset `pos` (which must be at a token boundary) on `line`.
     pub fn seek(&mut self, pos: usize, line: u32) {
         self.pos = pos.min(self.text.len());
