@@ -13,18 +13,22 @@
 //!
 //! Most lines are read whole that way (`fast_line`: loads, stores, GEPs,
 //! phis, branches, binary ops, compares, casts, selects, vector element
-//! ops, returns and calls in their usual shapes), with no token lexed until
-//! the next line's first (reading bodies took ~18% fewer instructions than
-//! matching piece by piece). A line that ends where the tokens would read
-//! on into the next one (a type, a GEP's indices) is left to them. Debug
-//! builds read every such line again with the tokens and assert that the
-//! instruction, the type table and the lexer state agree, so the tests and
-//! the mutation test check the fast path against the slow one.
+//! ops and shuffles, allocas, returns and calls in their usual shapes),
+//! with no token lexed until the next line's first (reading bodies took
+//! ~20% fewer instructions than matching piece by piece). A line that
+//! ends where the tokens would read on into the next one (a type, a GEP's
+//! indices) is left to them. Debug builds read every such line again with
+//! the tokens and assert that the instruction, the type table and the
+//! lexer state agree, so the tests and the mutation test check the fast
+//! path against the slow one.
 
 use super::lexer::{Lexer, Tok, cut};
 use super::limits;
 use super::metadata::MetaOperand;
-use super::model::{Block, Body, Diagnostic, Flags, Instruction, Module, Opcode, Operand, Value};
+use super::model::{
+    Aggregate, AggregateKind, Block, Body, Diagnostic, Flags, Instruction, Module, Opcode, Operand,
+    Value,
+};
 use super::parser::{PResult, Parser};
 use super::types::{Type, TypeId, TypeTable};
 
@@ -398,7 +402,9 @@ fn fast_line<'a>(
             None => break,
         }
     }
-    out.push(new_inst(result, opcode, word, line));
+    // Written in place: `push` built the ~340-byte instruction on the
+    // stack and copied it.
+    out.resize_with(out.len() + 1, || new_inst(result, opcode, word, line));
     let end = match out.last_mut() {
         Some(inst) => {
             inst.flags = flags;
@@ -450,6 +456,37 @@ fn comma_value_at<'a>(text: &'a str, at: usize) -> Option<(Value<'a>, usize)> {
         return None;
     }
     Parser::value_at(text, at + 2)
+}
+
+/// A vector constant `<T v, T v, ...>` at `at` whose elements
+/// `Parser::operand_at` reads, as `Parser::parse_value` reads it: the
+/// value and the offset past it.
+fn vector_value_at<'a>(
+    p: &mut Parser<'a, '_>,
+    at: usize,
+    len: usize,
+) -> Option<(Value<'a>, usize)> {
+    let b = p.lx.text().as_bytes();
+    if b.get(at) != Some(&b'<') || matches!(b.get(at + 1), Some(b'{' | b'>' | b' ')) {
+        return None;
+    }
+    let mut elements = Vec::with_capacity(len);
+    let mut e = at + 1;
+    loop {
+        let (op, end) = p.operand_at(e)?;
+        elements.push(op);
+        match b.get(end..end + 2)? {
+            [b'>', _] => {
+                let vector = Aggregate {
+                    kind: AggregateKind::Vector,
+                    elements,
+                };
+                return Some((Value::Aggregate(Box::new(vector)), end + 1));
+            }
+            b", " => e = end + 2,
+            _ => return None,
+        }
+    }
 }
 
 /// A call argument at `at`: an operand `Parser::operand_at` reads, or
@@ -696,6 +733,66 @@ fn fast_operands<'a>(
             inst.ty = v.ty;
             inst.operands.extend([v, x, i]);
             at = e;
+        }
+        FNeg | Freeze => {
+            let (v, e) = p.operand_at(at)?;
+            inst.ty = v.ty;
+            inst.operands.push(v);
+            at = e;
+        }
+        ShuffleVector => {
+            let (x, e) = p.operand_at(at)?;
+            let (y, e) = comma_operand_at(p, e)?;
+            // The mask: `<i32 0, i32 1, ...>`, `zeroinitializer`, ...
+            if b.get(e..e + 2) != Some(b", ") {
+                return None;
+            }
+            let (mask_ty, e) = p.type_at(e + 2)?;
+            if b.get(e) != Some(&b' ') {
+                return None;
+            }
+            // As many elements as the mask type says, mostly.
+            let len = match p.types.get(mask_ty) {
+                Type::Vector { len, .. } => (*len).min(256) as usize,
+                _ => 0,
+            };
+            let (value, e) = match vector_value_at(p, e + 1, len) {
+                Some(v) => v,
+                None => Parser::value_at(text, e + 1)?,
+            };
+            let mask = Operand { ty: mask_ty, value };
+            let elem = p.types.scalar_of(x.ty);
+            inst.ty = match p.types.get(mask.ty) {
+                Type::Vector { len, scalable, .. } => {
+                    let (len, scalable) = (*len, *scalable);
+                    p.types.intern(Type::Vector {
+                        len,
+                        elem,
+                        scalable,
+                    })
+                }
+                _ => x.ty,
+            };
+            inst.operands.extend([x, y, mask]);
+            at = e;
+        }
+        Alloca => {
+            open_end = true;
+            let (ty, e) = p.type_at(at)?;
+            inst.elem_ty = Some(ty);
+            // `, align N` as `Parser::expect_int` reads it.
+            at = e;
+            if let Some(end) = align_at(b, at + 1)
+                && b.get(at) == Some(&b',')
+            {
+                text.get(at + 8..end)?.parse::<i64>().ok()?;
+                at = end;
+                open_end = false;
+            }
+            if b.get(at..at + 8) == Some(b", align ") {
+                return None;
+            }
+            inst.ty = p.types.ptr(0, None);
         }
         Ret => {
             if b.get(at..at + 4) == Some(b"void")

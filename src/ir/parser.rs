@@ -334,7 +334,7 @@ impl<'a, 't> Parser<'a, 't> {
         let t = self.lx.next_token();
         let mut ty = match t.tok {
             Tok::Word(w) => self.type_word(w, t)?,
-            Tok::Local(name) => self.types.intern(Type::Named(name)),
+            Tok::Local(name) => self.types.named(name),
             Tok::Punct(b'{') => {
                 let fields = self.struct_fields(b'}')?;
                 self.types.intern(Type::Struct {
@@ -644,7 +644,7 @@ impl<'a, 't> Parser<'a, 't> {
                 if b.get(close) != Some(&b'"') {
                     return None;
                 }
-                let named = self.types.intern(Type::Named(text.get(name..close)?));
+                let named = self.types.named(text.get(name..close)?);
                 Some((named, close + 1))
             }
             b'%' => {
@@ -652,7 +652,7 @@ impl<'a, 't> Parser<'a, 't> {
                 if end == at + 1 {
                     return None;
                 }
-                Some((self.types.intern(Type::Named(text.get(at + 1..end)?)), end))
+                Some((self.types.named(text.get(at + 1..end)?), end))
             }
             _ => self.word_type_at(b, at),
         }
