@@ -10,11 +10,25 @@
 //! lexes ~45% fewer tokens. A match accepts only text the tokens would read
 //! the same way (single spaces, whole words, ids that fit); anything else
 //! leaves the bytes to the tokens, which read (and report) it as before.
+//!
+//! Most lines are read whole that way (`fast_line`: loads, stores, GEPs,
+//! phis, branches, binary ops, compares, casts, selects, vector element
+//! ops and shuffles, allocas, returns and calls in their usual shapes),
+//! with no token lexed until the next line's first (reading bodies took
+//! ~20% fewer instructions than matching piece by piece). A line that
+//! ends where the tokens would read on into the next one (a type, a GEP's
+//! indices) is left to them. Debug builds read every such line again with
+//! the tokens and assert that the instruction, the type table and the
+//! lexer state agree, so the tests and the mutation test check the fast
+//! path against the slow one.
 
 use super::lexer::{Lexer, Tok, cut};
 use super::limits;
 use super::metadata::MetaOperand;
-use super::model::{Block, Body, Diagnostic, Flags, Instruction, Module, Opcode, Operand, Value};
+use super::model::{
+    Aggregate, AggregateKind, Block, Body, Diagnostic, Flags, Instruction, Module, Opcode, Operand,
+    Value,
+};
 use super::parser::{PResult, Parser};
 use super::types::{Type, TypeId, TypeTable};
 
@@ -226,6 +240,52 @@ fn new_inst<'a>(
 /// nothing is appended.
 fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PResult<()> {
     let first = p.lx.peek();
+    let start = match first.tok {
+        Tok::Local(name) => {
+            opcode_after_result(p.lx.text(), first.end).map(|(w, e)| (Some(name), w, e))
+        }
+        Tok::Word(w) => Some((None, w, first.end)),
+        _ => None,
+    };
+    if let Some((result, word, end)) = start {
+        #[cfg(debug_assertions)]
+        let saved = (p.lx.clone(), p.types.len(), p.warnings.len());
+        if fast_line(p, out, result, word, end, first.line) {
+            #[cfg(debug_assertions)]
+            check_fast_line(p, out, saved);
+            return Ok(());
+        }
+    }
+    instruction_tokens(p, out)
+}
+
+/// Debug builds read each line `fast_line` read again with the tokens,
+/// and check that both ways give the same instruction, types and lexer
+/// state.
+#[cfg(debug_assertions)]
+fn check_fast_line<'a>(
+    p: &mut Parser<'a, '_>,
+    out: &mut Vec<Instruction<'a>>,
+    (lx, types, warnings): (Lexer<'a>, usize, usize),
+) {
+    let Some(fast) = out.pop() else {
+        return;
+    };
+    let fast_lx = std::mem::replace(&mut p.lx, lx);
+    let fast_types = p.types.len();
+    let read = instruction_tokens(p, out);
+    let slow = out.last();
+    assert!(read.is_ok(), "{fast:?}");
+    assert_eq!(format!("{:?}", Some(&fast)), format!("{slow:?}"));
+    assert_eq!(fast_lx.state(), p.lx.state(), "{fast:?}");
+    assert_eq!(fast_types, p.types.len(), "{fast:?}");
+    assert!(types <= fast_types);
+    assert_eq!(warnings, p.warnings.len(), "{fast:?}");
+}
+
+/// `instruction` with the tokens.
+fn instruction_tokens<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PResult<()> {
+    let first = p.lx.peek();
     let line = first.line;
     let (result, word) = match first.tok {
         // `%x = opcode `, as LLVM prints it, is read from the bytes.
@@ -294,6 +354,530 @@ fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PR
         out.pop();
     }
     read
+}
+
+/// The instruction whose opcode word ends at `at` (`result` is its
+/// `%x = `, already matched), read from the bytes to the end of its line
+/// when it has one of the shapes LLVM prints on most lines: the operands
+/// `Parser::operand_at` reads, `, align N`, `, !kind !N`. Consumed and
+/// appended then; `false`, with nothing consumed or appended, for
+/// anything else, which the tokens then read. Each piece is matched the
+/// way the token path matches it (the same byte matchers, the same types
+/// interned in the same order), and debug builds check that both agree.
+fn fast_line<'a>(
+    p: &mut Parser<'a, '_>,
+    out: &mut Vec<Instruction<'a>>,
+    result: Option<&'a str>,
+    word: &'a str,
+    at: usize,
+    line: u32,
+) -> bool {
+    let text = p.lx.text();
+    let b = text.as_bytes();
+    let (word, mut flags, mut at) = match word {
+        "tail" | "musttail" | "notail" => {
+            if b.get(at..at + 6) != Some(b" call ") {
+                return false;
+            }
+            ("call", Flags::from_word(word).unwrap_or_default(), at + 5)
+        }
+        _ => (word, Flags::default(), at),
+    };
+    let Some(opcode) = Opcode::from_word(word) else {
+        return false;
+    };
+    // Flag words, as `Parser::parse_flags` reads them.
+    loop {
+        if b.get(at) != Some(&b' ') {
+            return false;
+        }
+        let Some((w, end)) = word_at(text, at + 1) else {
+            break;
+        };
+        match Flags::from_word(w) {
+            Some(f) => {
+                flags.insert(f);
+                at = end;
+            }
+            None => break,
+        }
+    }
+    // Written in place: `push` built the ~340-byte instruction on the
+    // stack and copied it.
+    out.resize_with(out.len() + 1, || new_inst(result, opcode, word, line));
+    let end = match out.last_mut() {
+        Some(inst) => {
+            inst.flags = flags;
+            fast_operands(p, inst, at + 1)
+        }
+        None => None,
+    };
+    match end {
+        Some(end) => {
+            p.lx.consume_line(end);
+            true
+        }
+        None => {
+            out.pop();
+            false
+        }
+    }
+}
+
+/// A word token at `at`: the word and the offset past it.
+#[inline]
+fn word_at(text: &str, at: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    let c = *b.get(at)?;
+    if !(c.is_ascii_alphabetic() || matches!(c, b'.' | b'_' | b'$')) {
+        return None;
+    }
+    let end = super::parser::ident_end(b, at + 1);
+    if matches!(b.get(end), Some(b':' | b'"')) {
+        return None;
+    }
+    Some((text.get(at..end)?, end))
+}
+
+/// `, <operand>` at `at`, as `fast_comma_operand` reads it.
+#[inline]
+fn comma_operand_at<'a>(p: &mut Parser<'a, '_>, at: usize) -> Option<(Operand<'a>, usize)> {
+    if p.lx.text().as_bytes().get(at..at + 2) != Some(b", ") {
+        return None;
+    }
+    p.operand_at(at + 2)
+}
+
+/// `, v` at `at` with `v` a value `Parser::value_at` reads, as
+/// `Parser::fast_comma_value` reads it.
+#[inline]
+fn comma_value_at<'a>(text: &'a str, at: usize) -> Option<(Value<'a>, usize)> {
+    if text.as_bytes().get(at..at + 2) != Some(b", ") {
+        return None;
+    }
+    Parser::value_at(text, at + 2)
+}
+
+/// A vector constant `<T v, T v, ...>` at `at` whose elements
+/// `Parser::operand_at` reads, as `Parser::parse_value` reads it: the
+/// value and the offset past it.
+fn vector_value_at<'a>(
+    p: &mut Parser<'a, '_>,
+    at: usize,
+    len: usize,
+) -> Option<(Value<'a>, usize)> {
+    let b = p.lx.text().as_bytes();
+    if b.get(at) != Some(&b'<') || matches!(b.get(at + 1), Some(b'{' | b'>' | b' ')) {
+        return None;
+    }
+    let mut elements = Vec::with_capacity(len);
+    let mut e = at + 1;
+    loop {
+        let (op, end) = p.operand_at(e)?;
+        elements.push(op);
+        match b.get(end..end + 2)? {
+            [b'>', _] => {
+                let vector = Aggregate {
+                    kind: AggregateKind::Vector,
+                    elements,
+                };
+                return Some((Value::Aggregate(Box::new(vector)), end + 1));
+            }
+            b", " => e = end + 2,
+            _ => return None,
+        }
+    }
+}
+
+/// A call argument at `at`: an operand `Parser::operand_at` reads, or
+/// one with common attributes between its type and value (`i8* nonnull
+/// %p`), which `Parser::skip_attributes` would skip as bare words.
+#[inline]
+fn argument_at<'a>(p: &mut Parser<'a, '_>, at: usize) -> Option<(Operand<'a>, usize)> {
+    let (ty, mut e) = p.type_at(at)?;
+    let text = p.lx.text();
+    let b = text.as_bytes();
+    if b.get(e) != Some(&b' ') {
+        return None;
+    }
+    while let Some((w, end)) = word_at(text, e + 1) {
+        // Words that are neither types nor values, and take no argument.
+        if !matches!(
+            w,
+            "noundef"
+                | "nonnull"
+                | "nocapture"
+                | "readonly"
+                | "writeonly"
+                | "readnone"
+                | "noalias"
+                | "signext"
+                | "zeroext"
+                | "inreg"
+                | "immarg"
+                | "returned"
+                | "nofree"
+        ) || b.get(end) != Some(&b' ')
+        {
+            break;
+        }
+        e = end;
+    }
+    let (value, end) = Parser::value_at(text, e + 1)?;
+    Some((Operand { ty, value }, end))
+}
+
+/// True when an instruction that ends a line at `at` (its `\n`, or the end
+/// of the text) ends there for the tokens too. Some of their reads go on
+/// at the next token wherever it is: a type at a `*`, `(` or `addrspace`,
+/// a GEP's indices or a phi's pairs at a `,`, a load or store at an
+/// ordering word. So the next line must start with a name, a number, a
+/// `}` or another word.
+fn ends_at_line_end(p: &Parser<'_, '_>, at: usize) -> bool {
+    let b = p.lx.text().as_bytes();
+    if at >= b.len() {
+        return true;
+    }
+    if p.lx.skips_lines() {
+        return false;
+    }
+    let mut q = at + 1;
+    while b.get(q) == Some(&b' ') {
+        q += 1;
+    }
+    match b.get(q) {
+        None => true,
+        Some(&c) if c == b'%' || c == b'}' || c.is_ascii_digit() => true,
+        Some(&c) if c.is_ascii_lowercase() => {
+            let end = super::parser::ident_end(b, q);
+            !matches!(
+                b.get(q..end),
+                Some(
+                    b"addrspace"
+                        | b"syncscope"
+                        | b"unordered"
+                        | b"monotonic"
+                        | b"acquire"
+                        | b"release"
+                        | b"acq_rel"
+                        | b"seq_cst"
+                        | b"singlethread"
+                )
+            )
+        }
+        _ => false,
+    }
+}
+
+/// `fast_line` after the flags: the operands from `at`, then what may
+/// follow them to the end of the line, whose offset it returns.
+fn fast_operands<'a>(
+    p: &mut Parser<'a, '_>,
+    inst: &mut Instruction<'a>,
+    mut at: usize,
+) -> Option<usize> {
+    use Opcode::*;
+    let text = p.lx.text();
+    let b = text.as_bytes();
+    // Past a GEP's indices or a phi's pairs, or an attachment, only
+    // attachments may follow (the tokens read `, align` there as an error).
+    let mut attachments_only = false;
+    // Whether the tokens would look past the line end for more (see
+    // `ends_at_line_end`) if the instruction ended here.
+    let mut open_end = false;
+    match inst.opcode {
+        Load => {
+            open_end = true;
+            let (ty, e) = p.type_at(at)?;
+            inst.elem_ty = Some(ty);
+            inst.ty = ty;
+            let (op, e) = comma_operand_at(p, e)?;
+            inst.operands.push(op);
+            at = e;
+        }
+        Store => {
+            open_end = true;
+            let (v, e) = p.operand_at(at)?;
+            let (ptr, e) = comma_operand_at(p, e)?;
+            inst.operands.push(v);
+            inst.operands.push(ptr);
+            at = e;
+        }
+        GetElementPtr => {
+            open_end = true;
+            let (ty, mut e) = p.type_at(at)?;
+            inst.elem_ty = Some(ty);
+            let (op, e1) = comma_operand_at(p, e)?;
+            inst.operands.push(op);
+            e = e1;
+            while let Some((op, e1)) = comma_operand_at(p, e) {
+                inst.operands.push(op);
+                e = e1;
+            }
+            let addrspace = inst
+                .operands
+                .first()
+                .and_then(|o| p.types.addrspace(o.ty))
+                .unwrap_or(0);
+            inst.ty = p.types.ptr(addrspace, None);
+            at = e;
+            attachments_only = true;
+        }
+        Phi => {
+            open_end = true;
+            let (ty, mut e) = p.type_at(at)?;
+            if ty == TypeTable::METADATA || b.get(e) != Some(&b' ') {
+                return None;
+            }
+            inst.ty = ty;
+            e += 1;
+            loop {
+                // `[ v, %bb ]`, as `fast_incoming` reads it.
+                if b.get(e..e + 2) != Some(b"[ ") {
+                    return None;
+                }
+                let (v, v_end) = Parser::value_at(text, e + 2)?;
+                if b.get(v_end) != Some(&b',') {
+                    return None;
+                }
+                let (bb, bb_end) = local_at(text, v_end + 1)?;
+                if b.get(bb_end..bb_end + 2)? != b" ]" {
+                    return None;
+                }
+                inst.operands.push(Operand { ty, value: v });
+                inst.operands.push(label_operand(bb));
+                e = bb_end + 2;
+                if b.get(e..e + 3) != Some(b", [") {
+                    break;
+                }
+                e += 2;
+            }
+            at = e;
+            attachments_only = true;
+        }
+        Br => {
+            if b.get(at..at + 5) == Some(b"label") {
+                let (name, e) = local_at(text, at + 5)?;
+                inst.operands.push(label_operand(name));
+                at = e;
+            } else {
+                let (c, e) = p.operand_at(at)?;
+                if b.get(e..e + 7) != Some(b", label") {
+                    return None;
+                }
+                let (yes, e) = local_at(text, e + 7)?;
+                if b.get(e..e + 7) != Some(b", label") {
+                    return None;
+                }
+                let (no, e) = local_at(text, e + 7)?;
+                inst.operands.push(c);
+                inst.operands.push(label_operand(yes));
+                inst.operands.push(label_operand(no));
+                at = e;
+            }
+        }
+        op if op.is_binary() => {
+            let (a, e) = p.operand_at(at)?;
+            let (v, e) = comma_value_at(text, e)?;
+            inst.ty = a.ty;
+            let ty = a.ty;
+            inst.operands.push(a);
+            inst.operands.push(Operand { ty, value: v });
+            at = e;
+        }
+        ICmp | FCmp => {
+            let (pred, e) = word_at(text, at)?;
+            if b.get(e) != Some(&b' ') {
+                return None;
+            }
+            let (a, e) = p.operand_at(e + 1)?;
+            let (v, e) = comma_value_at(text, e)?;
+            inst.predicate = Some(pred);
+            inst.ty = bool_like(p.types, a.ty);
+            let ty = a.ty;
+            inst.operands.push(a);
+            inst.operands.push(Operand { ty, value: v });
+            at = e;
+        }
+        op if op.is_cast() => {
+            open_end = true;
+            let (a, e) = p.operand_at(at)?;
+            if b.get(e..e + 4) != Some(b" to ") {
+                return None;
+            }
+            let (to, e) = p.type_at(e + 4)?;
+            inst.ty = to;
+            inst.elem_ty = Some(to);
+            inst.operands.push(a);
+            at = e;
+        }
+        Select => {
+            let (c, e) = p.operand_at(at)?;
+            let (x, e) = comma_operand_at(p, e)?;
+            let (y, e) = comma_operand_at(p, e)?;
+            inst.ty = x.ty;
+            inst.operands.extend([c, x, y]);
+            at = e;
+        }
+        ExtractElement => {
+            let (v, e) = p.operand_at(at)?;
+            let (i, e) = comma_operand_at(p, e)?;
+            inst.ty = p.types.scalar_of(v.ty);
+            inst.operands.extend([v, i]);
+            at = e;
+        }
+        InsertElement => {
+            let (v, e) = p.operand_at(at)?;
+            let (x, e) = comma_operand_at(p, e)?;
+            let (i, e) = comma_operand_at(p, e)?;
+            inst.ty = v.ty;
+            inst.operands.extend([v, x, i]);
+            at = e;
+        }
+        FNeg | Freeze => {
+            let (v, e) = p.operand_at(at)?;
+            inst.ty = v.ty;
+            inst.operands.push(v);
+            at = e;
+        }
+        ShuffleVector => {
+            let (x, e) = p.operand_at(at)?;
+            let (y, e) = comma_operand_at(p, e)?;
+            // The mask: `<i32 0, i32 1, ...>`, `zeroinitializer`, ...
+            if b.get(e..e + 2) != Some(b", ") {
+                return None;
+            }
+            let (mask_ty, e) = p.type_at(e + 2)?;
+            if b.get(e) != Some(&b' ') {
+                return None;
+            }
+            // As many elements as the mask type says, mostly.
+            let len = match p.types.get(mask_ty) {
+                Type::Vector { len, .. } => (*len).min(256) as usize,
+                _ => 0,
+            };
+            let (value, e) = match vector_value_at(p, e + 1, len) {
+                Some(v) => v,
+                None => Parser::value_at(text, e + 1)?,
+            };
+            let mask = Operand { ty: mask_ty, value };
+            let elem = p.types.scalar_of(x.ty);
+            inst.ty = match p.types.get(mask.ty) {
+                Type::Vector { len, scalable, .. } => {
+                    let (len, scalable) = (*len, *scalable);
+                    p.types.intern(Type::Vector {
+                        len,
+                        elem,
+                        scalable,
+                    })
+                }
+                _ => x.ty,
+            };
+            inst.operands.extend([x, y, mask]);
+            at = e;
+        }
+        Alloca => {
+            open_end = true;
+            let (ty, e) = p.type_at(at)?;
+            inst.elem_ty = Some(ty);
+            // `, align N` as `Parser::expect_int` reads it.
+            at = e;
+            if let Some(end) = align_at(b, at + 1)
+                && b.get(at) == Some(&b',')
+            {
+                text.get(at + 8..end)?.parse::<i64>().ok()?;
+                at = end;
+                open_end = false;
+            }
+            if b.get(at..at + 8) == Some(b", align ") {
+                return None;
+            }
+            inst.ty = p.types.ptr(0, None);
+        }
+        Ret => {
+            if b.get(at..at + 4) == Some(b"void")
+                && !b
+                    .get(at + 4)
+                    .is_some_and(|&c| is_ident_byte(c) || c == b':' || c == b'"')
+            {
+                at += 4;
+            } else {
+                let (v, e) = p.operand_at(at)?;
+                inst.operands.push(v);
+                at = e;
+            }
+        }
+        Call => {
+            let (ty, e) = if b.get(at..at + 5) == Some(b"void ") {
+                (TypeTable::VOID, at + 4)
+            } else {
+                p.type_at(at)?
+            };
+            if b.get(e) != Some(&b' ') {
+                return None;
+            }
+            let (callee, e) = Parser::value_at(text, e + 1)?;
+            if !matches!(callee, Value::Global(_) | Value::Local(_)) || b.get(e) != Some(&b'(') {
+                return None;
+            }
+            let mut e = e + 1;
+            if b.get(e) == Some(&b')') {
+                e += 1;
+            } else {
+                loop {
+                    let (arg, e1) = argument_at(p, e)?;
+                    inst.operands.push(arg);
+                    e = e1;
+                    if b.get(e) == Some(&b')') {
+                        e += 1;
+                        break;
+                    }
+                    if b.get(e..e + 2) != Some(b", ") {
+                        return None;
+                    }
+                    e += 2;
+                }
+            }
+            inst.ty = ty;
+            inst.operands.push(Operand {
+                ty: TypeTable::PTR,
+                value: callee,
+            });
+            // Function attributes, `#N`.
+            if b.get(e..e + 2) == Some(b" #") {
+                let end = super::parser::ident_end(b, e + 2);
+                if end == e + 2 {
+                    return None;
+                }
+                e = end;
+            }
+            at = e;
+        }
+        _ => return None,
+    }
+    // `, align N` and `, !kind !N` to the end of the line.
+    loop {
+        match b.get(at) {
+            None | Some(b'\n') => break,
+            Some(b',') => {
+                if !attachments_only && let Some(end) = align_at(b, at + 1) {
+                    at = end;
+                    open_end = false;
+                    continue;
+                }
+                let (kind, id, end) = attachment_at(text, at + 1)?;
+                attach(inst, kind, id);
+                at = end;
+                attachments_only = true;
+                open_end = false;
+            }
+            _ => return None,
+        }
+    }
+    if open_end && !ends_at_line_end(p, at) {
+        return None;
+    }
+    Some(at)
 }
 
 /// The opcode word, the next token.

@@ -253,6 +253,7 @@ fn str_at(text: &str, from: usize, to: usize) -> &str {
     unsafe { text.get_unchecked(from..to) }
 }
 
+#[derive(Clone)]
 pub struct Lexer<'a> {
     text: &'a str,
     pos: usize,
@@ -305,6 +306,20 @@ impl<'a> Lexer<'a> {
 
     pub fn text(&self) -> &'a str {
         self.text
+    }
+
+    /// True when some long lines are passed over as comments.
+    pub fn skips_lines(&self) -> bool {
+        !self.skipped.is_empty()
+    }
+
+    /// Where the lexer stands, for tests that compare two ways of reading.
+    #[cfg(debug_assertions)]
+    pub fn state(&self) -> String {
+        format!(
+            "{} {} {:?} {} {}",
+            self.pos, self.line, self.cur, self.last_end, self.last_line
+        )
     }
 
     /// Line of the next token (or of the end of input).
@@ -437,6 +452,40 @@ impl<'a> Lexer<'a> {
         self.pos = end.min(self.text.len());
         self.line = self.cur.line;
         self.restart();
+    }
+
+    /// `consume_through(end)` where `end` is at the `\n` that ends the
+    /// line: when the next line starts, after the usual two-space indent,
+    /// with a local or a word (the next instruction), that token is set
+    /// here at once, as `lex` would read it; otherwise it is lexed.
+    pub fn consume_line(&mut self, end: usize) {
+        let b = self.text.as_bytes();
+        let start = end + 3;
+        if self.skipped.is_empty() && b.get(end..start) == Some(b"\n  ") {
+            let line = self.cur.line;
+            match b.get(start) {
+                Some(b'%') => {
+                    let (e, _) = ident_end(b, start + 1);
+                    if e > start + 1 {
+                        self.last_end = end;
+                        self.last_line = line;
+                        self.line = line + 1;
+                        return self.set(Tok::Local(str_at(self.text, start + 1, e)), start, e);
+                    }
+                }
+                Some(c) if c.is_ascii_lowercase() => {
+                    let (e, next) = ident_end(b, start + 1);
+                    if !LABEL_OR_QUOTE[next as usize] {
+                        self.last_end = end;
+                        self.last_line = line;
+                        self.line = line + 1;
+                        return self.set(Tok::Word(str_at(self.text, start, e)), start, e);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.consume_through(end);
     }
 
     /// Moves to byte offset `pos` (which must be at a token boundary) on `line`.

@@ -720,15 +720,18 @@ pub struct Instruction<'a> {
     /// operands alternate value, incoming label; for `switch` the condition,
     /// the default label, then case value and label pairs.
     ///
-    /// Three inline: most instructions have at most three, and a heap
-    /// vector per instruction cost ~15% of reading in profiles.
-    pub operands: super::small_list::SmallList<Operand<'a>, 3>,
+    /// Four inline: most instructions have at most four (a phi of two
+    /// blocks has four), and a heap vector per instruction cost ~15% of
+    /// reading in profiles.
+    pub operands: super::small_list::SmallList<Operand<'a>, 4>,
     /// Constant indices of `extractvalue`/`insertvalue`.
     pub indices: Vec<u32>,
     /// The `!dbg` attachment.
     pub dbg: Option<u32>,
-    /// Other attachments (`!tbaa`, `!llvm.loop`, `!range`, ...).
-    pub metadata: super::small_list::SmallList<(&'a str, u32), 1>,
+    /// Other attachments (`!tbaa`, `!llvm.loop`, `!range`, ...). Three
+    /// inline: a load or store often has `!tbaa`, `!alias.scope` and
+    /// `!noalias`.
+    pub metadata: super::small_list::SmallList<(&'a str, u32), 3>,
     /// 1-based line in the file.
     pub line: u32,
 }

@@ -334,7 +334,7 @@ impl<'a, 't> Parser<'a, 't> {
         let t = self.lx.next_token();
         let mut ty = match t.tok {
             Tok::Word(w) => self.type_word(w, t)?,
-            Tok::Local(name) => self.types.intern(Type::Named(name)),
+            Tok::Local(name) => self.types.named(name),
             Tok::Punct(b'{') => {
                 let fields = self.struct_fields(b'}')?;
                 self.types.intern(Type::Struct {
@@ -545,6 +545,30 @@ impl<'a, 't> Parser<'a, 't> {
     /// the tokens then read: the same types are interned in the same order
     /// either way, so type ids do not depend on which path read them.
     pub fn fast_operand(&mut self, at: usize) -> Option<Operand<'a>> {
+        let (op, end) = self.operand_at(at)?;
+        self.lx.consume_through(end);
+        Some(op)
+    }
+
+    /// What `fast_operand` reads at `at`, and the offset past it; nothing
+    /// is consumed.
+    #[inline]
+    pub fn operand_at(&mut self, at: usize) -> Option<(Operand<'a>, usize)> {
+        let (ty, e) = self.type_at(at)?;
+        let text = self.lx.text();
+        if text.as_bytes().get(e) != Some(&b' ') {
+            return None;
+        }
+        let (value, end) = Self::value_at(text, e + 1)?;
+        Some((Operand { ty, value }, end))
+    }
+
+    /// A type in the shapes `fast_operand` reads, at `at`, and the offset
+    /// of the first byte past it and its pointer suffixes. The caller must
+    /// check that byte: the tokens would go on reading a type at `*`, `(`
+    /// or the word `addrspace`, wherever the next token is.
+    #[inline]
+    pub fn type_at(&mut self, at: usize) -> Option<(TypeId, usize)> {
         // The token path nests three levels at most here; near the limit
         // it must be the one to report it.
         if self.depth + 4 > MAX_DEPTH {
@@ -553,30 +577,23 @@ impl<'a, 't> Parser<'a, 't> {
         let text = self.lx.text();
         let b = text.as_bytes();
         let (mut ty, mut e) = match *b.get(at)? {
-            b'<' => {
+            b'[' => {
+                // `[N x T]`, `T` a type `element_type_at` reads.
                 let (len_end, len) = small_digits(b, at + 1)?;
                 if b.get(len_end..len_end + 3)? != b" x " {
                     return None;
                 }
-                let (elem, elem_end) = self.word_type_at(b, len_end + 3)?;
-                if b.get(elem_end) != Some(&b'>') {
+                let (elem, elem_end) = self.element_type_at(text, len_end + 3)?;
+                if b.get(elem_end) != Some(&b']') {
                     return None;
                 }
-                let vector = self.types.intern(Type::Vector {
+                let array = self.types.intern(Type::Array {
                     len: u64::from(len),
                     elem,
-                    scalable: false,
                 });
-                (vector, elem_end + 1)
+                (array, elem_end + 1)
             }
-            b'%' => {
-                let end = ident_end(b, at + 1);
-                if end == at + 1 {
-                    return None;
-                }
-                (self.types.intern(Type::Named(text.get(at + 1..end)?)), end)
-            }
-            _ => self.word_type_at(b, at)?,
+            _ => self.element_type_at(text, at)?,
         };
         loop {
             match b.get(e) {
@@ -592,13 +609,53 @@ impl<'a, 't> Parser<'a, 't> {
                     ty = self.types.ptr(n, Some(ty));
                     e = n_end + 2;
                 }
-                Some(b' ') => break,
-                _ => return None,
+                _ => return Some((ty, e)),
             }
         }
-        let (value, end) = Self::value_at(text, e + 1)?;
-        self.lx.consume_through(end);
-        Some(Operand { ty, value })
+    }
+
+    /// A word type, a vector of one, or a named struct (`%name`,
+    /// `%"name"`) at `at`, without pointer suffixes, and the offset past it.
+    #[inline]
+    fn element_type_at(&mut self, text: &'a str, at: usize) -> Option<(TypeId, usize)> {
+        let b = text.as_bytes();
+        match *b.get(at)? {
+            b'<' => {
+                let (len_end, len) = small_digits(b, at + 1)?;
+                if b.get(len_end..len_end + 3)? != b" x " {
+                    return None;
+                }
+                let (elem, elem_end) = self.word_type_at(b, len_end + 3)?;
+                if b.get(elem_end) != Some(&b'>') {
+                    return None;
+                }
+                let vector = self.types.intern(Type::Vector {
+                    len: u64::from(len),
+                    elem,
+                    scalable: false,
+                });
+                Some((vector, elem_end + 1))
+            }
+            b'%' if b.get(at + 1) == Some(&b'"') => {
+                // As the lexer reads a quoted name: to the next quote on
+                // the line.
+                let name = at + 2;
+                let close = name + memchr::memchr2(b'"', b'\n', b.get(name..)?)?;
+                if b.get(close) != Some(&b'"') {
+                    return None;
+                }
+                let named = self.types.named(text.get(name..close)?);
+                Some((named, close + 1))
+            }
+            b'%' => {
+                let end = ident_end(b, at + 1);
+                if end == at + 1 {
+                    return None;
+                }
+                Some((self.types.named(text.get(at + 1..end)?), end))
+            }
+            _ => self.word_type_at(b, at),
+        }
     }
 
     /// A word type at `at` followed by a byte that ends the word token:
@@ -631,6 +688,10 @@ impl<'a, 't> Parser<'a, 't> {
             b'f' if b.get(at..at + 5) == Some(b"float") => (TypeTable::FLOAT, at + 5),
             b'h' if b.get(at..at + 4) == Some(b"half") => (TypeTable::HALF, at + 4),
             b'd' if b.get(at..at + 6) == Some(b"double") => (TypeTable::DOUBLE, at + 6),
+            // Interned only once the word is known whole, as the tokens do.
+            b'b' if b.get(at..at + 6) == Some(b"bfloat") && ends_word(b, at + 6) => {
+                (self.types.intern(Type::BFloat), at + 6)
+            }
             b'p' if b.get(at..at + 3) == Some(b"ptr") => {
                 if !ends_word(b, at + 3) {
                     return None;

@@ -64,6 +64,9 @@ pub struct TypeTable<'a> {
     /// by the pointee's id (`VOID` when not interned yet): typed-pointer IR
     /// names one on nearly every line, and hashing them was ~3% of reading.
     typed_ptrs: Vec<[TypeId; 8]>,
+    /// The named struct type last asked for: typed-pointer IR names the
+    /// same one two or three times a line (`getelementptr %T, %T* %p`).
+    last_named: Option<(&'a str, TypeId)>,
 }
 
 impl Default for TypeTable<'_> {
@@ -109,6 +112,7 @@ impl<'a> TypeTable<'a> {
             named_bodies: HashMap::default(),
             opaque_ptrs: [Self::VOID; 8],
             typed_ptrs: Vec::new(),
+            last_named: None,
         };
         for ty in [
             Type::Void,
@@ -139,6 +143,18 @@ impl<'a> TypeTable<'a> {
         let id = TypeId(self.types.len() as u32);
         self.types.push(ty.clone());
         self.index.insert(ty, id);
+        id
+    }
+
+    /// The interned id of `%name`.
+    pub fn named(&mut self, name: &'a str) -> TypeId {
+        if let Some((last, id)) = self.last_named
+            && last == name
+        {
+            return id;
+        }
+        let id = self.intern(Type::Named(name));
+        self.last_named = Some((name, id));
         id
     }
 
