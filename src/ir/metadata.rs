@@ -328,6 +328,12 @@ impl<'a> MetadataTable<'a> {
         if let Some(node) = simple_tuple(text) {
             return Some(node);
         }
+        self.parse_full(s, text)
+    }
+
+    /// Slot `s`'s node read from its `text` by the full parser, or `None`
+    /// (its error recorded).
+    fn parse_full(&self, s: &Slot<'a>, text: &'a str) -> Option<MetaNode<'a>> {
         let mut types = self.scratch_types.try_borrow_mut().ok()?;
         let types = types.get_or_insert_with(Default::default);
         match parse_node(text, s.line, types) {
@@ -425,6 +431,43 @@ impl<'a> MetadataTable<'a> {
             MetaOperand::Ref(id) => self.tuple_once(*id),
             MetaOperand::Node(n) => n.tuple().map(Cow::Borrowed),
             _ => None,
+        }
+    }
+
+    /// As [`MetadataTable::tuple_of_once`], the operands put in `buf`
+    /// (emptied first), not in a vector of their own: the AIR layer reads
+    /// thousands of argument descriptions one after another, and sizing
+    /// and allocating a vector for each was a good part of their cost.
+    /// False, `buf` empty, where `tuple_of_once` gives `None`.
+    pub fn tuple_of_into(&self, op: &MetaOperand<'a>, buf: &mut Vec<MetaOperand<'a>>) -> bool {
+        buf.clear();
+        let s = match op {
+            MetaOperand::Ref(id) => match self.slot(*id) {
+                Some(s) => s,
+                None => return false,
+            },
+            MetaOperand::Node(n) => return extend_with_tuple(buf, n),
+            _ => return false,
+        };
+        if let Some(node) = s.node.get() {
+            return match node.as_ref() {
+                Some(n) => extend_with_tuple(buf, n),
+                None => false,
+            };
+        }
+        let Some(text) = self.text.get(s.range()) else {
+            return false;
+        };
+        if simple_tuple_into(text, buf) {
+            return true;
+        }
+        buf.clear();
+        match self.parse_full(s, text) {
+            Some(MetaNode::Tuple(ops)) => {
+                buf.extend(ops);
+                true
+            }
+            _ => false,
         }
     }
 
@@ -559,25 +602,46 @@ fn parse_node<'a>(
 /// which the full parser reads; tests/corpus.rs checks that both agree on
 /// every node of the corpus.
 pub fn simple_tuple(text: &str) -> Option<MetaNode<'_>> {
-    let inner = text.strip_prefix("!{")?.strip_suffix('}')?;
-    let b = inner.as_bytes();
     // One allocation: growing by doubling was a good part of the cost.
-    let mut ops = Vec::with_capacity(memchr::memchr_iter(b',', b).count() + 1);
+    let mut ops = Vec::with_capacity(memchr::memchr_iter(b',', text.as_bytes()).count() + 1);
+    simple_tuple_into(text, &mut ops).then_some(MetaNode::Tuple(ops))
+}
+
+/// As `simple_tuple`, the operands pushed on `ops`; false (with some
+/// pushed perhaps) where `simple_tuple` gives `None`.
+fn simple_tuple_into<'t>(text: &'t str, ops: &mut Vec<MetaOperand<'t>>) -> bool {
+    let Some(inner) = text.strip_prefix("!{").and_then(|t| t.strip_suffix('}')) else {
+        return false;
+    };
+    let b = inner.as_bytes();
     let mut i = past_spaces(b, 0);
     while i < b.len() {
-        let (op, next) = simple_operand(inner, i)?;
+        let Some((op, next)) = simple_operand(inner, i) else {
+            return false;
+        };
         ops.push(op);
         i = past_spaces(b, next);
         match b.get(i) {
             None => break,
             Some(b',') => i = past_spaces(b, i + 1),
-            Some(_) => return None,
+            Some(_) => return false,
         }
         if i == b.len() {
-            return None; // a trailing comma
+            return false; // a trailing comma
         }
     }
-    Some(MetaNode::Tuple(ops))
+    true
+}
+
+/// Puts the operands of `node`, if a tuple, in `buf`.
+fn extend_with_tuple<'a>(buf: &mut Vec<MetaOperand<'a>>, node: &MetaNode<'a>) -> bool {
+    match node.tuple() {
+        Some(ops) => {
+            buf.extend_from_slice(ops);
+            true
+        }
+        None => false,
+    }
 }
 
 fn past_spaces(b: &[u8], mut i: usize) -> usize {
@@ -665,8 +729,8 @@ pub(crate) fn quote_or_newline(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
-    while let Some(eight) = b.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-        let w = u64::from_le_bytes(eight);
+    while let Some(eight) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let w = u64::from_le_bytes(*eight);
         let (q, n) = (w ^ (ONES * 0x22), w ^ (ONES * 0x0a));
         // The lowest byte flagged is the first zero byte of `q` or `n`
         // (bytes above a zero one may be flagged wrongly, never below).
