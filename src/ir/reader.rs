@@ -951,8 +951,8 @@ mod node_end_tests {
         }
         // Deeper than the bracket limit.
         let deep = limits::MAX_DEPTH as usize + 1;
-        texts.push([b"!".repeat(1), b"{".repeat(deep), b"}".repeat(deep)].concat());
-        texts.push([b"!".repeat(1), b"{".repeat(deep - 1), b"}".repeat(deep - 1)].concat());
+        texts.push([b"!".to_vec(), b"{".repeat(deep), b"}".repeat(deep)].concat());
+        texts.push([b"!".to_vec(), b"{".repeat(deep - 1), b"}".repeat(deep - 1)].concat());
         for t in &texts {
             let Ok(text) = std::str::from_utf8(t) else {
                 continue;
