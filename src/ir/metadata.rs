@@ -665,7 +665,10 @@ fn simple_operand(s: &str, i: usize) -> Option<(MetaOperand<'_>, usize)> {
         (b'!', Some(b'"')) => {
             let open = i + 2;
             let close = open + quote_or_newline(&b[open..])?;
-            (b[close] == b'"').then(|| (MetaOperand::Str(&s[open..close]), close + 1))
+            if b[close] != b'"' {
+                return None;
+            }
+            Some((MetaOperand::Str(s.get(open..close)?), close + 1))
         }
         (b'!', Some(c)) if c.is_ascii_digit() => {
             let end = past_digits(b, i + 1);
@@ -725,6 +728,7 @@ fn bool_operand(s: &str, i: usize, value: usize) -> Option<(MetaOperand<'_>, usi
 /// word (the strings of a node are mostly a few words long, shorter than
 /// `memchr2`'s setup), by `memchr2` past the first 64 bytes (a file's
 /// embedded source can be megabytes).
+#[inline]
 pub(crate) fn quote_or_newline(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
