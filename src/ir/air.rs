@@ -175,6 +175,7 @@ pub fn air_info<'a>(m: &Module<'a>) -> AirInfo<'a> {
         left: MAX_AIR_ITEMS,
         out_at: None,
     };
+    let mut bufs = Buffers::default();
     'lists: for (list, stage) in ENTRY_POINT_LISTS {
         let Some(named) = m.named(list) else { continue };
         for id in &named.nodes {
@@ -182,7 +183,15 @@ pub fn air_info<'a>(m: &Module<'a>) -> AirInfo<'a> {
             if !items.take(line) {
                 break 'lists;
             }
-            match entry_point(md, *id, stage, &mut info.diagnostics, line, &mut items) {
+            match entry_point(
+                md,
+                *id,
+                stage,
+                &mut info.diagnostics,
+                line,
+                &mut items,
+                &mut bufs,
+            ) {
                 Some(ep) => info.entry_points.push(ep),
                 None => warn(
                     &mut info.diagnostics,
@@ -252,6 +261,18 @@ fn strings_of<'a>(m: &Module<'a>, name: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// Operand buffers reused from one argument description to the next
+/// (see `MetadataTable::tuple_of_into`).
+#[derive(Default)]
+struct Buffers<'a> {
+    /// An entry point's argument list.
+    args: Vec<MetaOperand<'a>>,
+    /// One argument's description.
+    desc: Vec<MetaOperand<'a>>,
+    /// A node a description names (struct layout, function constant).
+    inner: Vec<MetaOperand<'a>>,
+}
+
 fn entry_point<'a>(
     md: &MetadataTable<'a>,
     id: u32,
@@ -259,6 +280,7 @@ fn entry_point<'a>(
     diags: &mut Vec<Diagnostic>,
     line: u32,
     items: &mut Items,
+    bufs: &mut Buffers<'a>,
 ) -> Option<EntryPoint<'a>> {
     let ops = md.tuple_once(id)?;
     let name = ops.first()?.as_global()?;
@@ -270,7 +292,10 @@ fn entry_point<'a>(
     };
     // Kernels: !{fn, !{}, !{args...}, props...}; vertex and fragment:
     // !{fn, !{outputs...}, !{inputs...}, props...}.
-    if let Some(args) = ops.get(2).and_then(|op| md.tuple_of_once(op)) {
+    let Buffers { args, desc, inner } = bufs;
+    if let Some(op) = ops.get(2)
+        && md.tuple_of_into(op, args)
+    {
         // Sized once: an entry point's arguments are kept to the end of the
         // scan, and a doubled vector left up to half of them unused.
         ep.arguments.reserve_exact(args.len());
@@ -278,10 +303,11 @@ fn entry_point<'a>(
             if !items.take(line) {
                 break;
             }
-            match md
-                .tuple_of_once(arg)
-                .and_then(|a| argument(md, &a, diags, line, items))
-            {
+            let read = match md.tuple_of_into(arg, desc) {
+                true => argument(md, desc, diags, line, items, inner),
+                false => None,
+            };
+            match read {
                 Some(a) => ep.arguments.push(a),
                 None => warn(
                     diags,
@@ -328,6 +354,7 @@ fn argument<'a>(
     diags: &mut Vec<Diagnostic>,
     line: u32,
     items: &mut Items,
+    inner: &mut Vec<MetaOperand<'a>>,
 ) -> Option<Argument<'a>> {
     let index = ops.first()?.as_int()?.clamp(0, u32::MAX as i64) as u32;
     let mut arg = Argument {
@@ -361,8 +388,10 @@ fn argument<'a>(
         i += 1;
         match key {
             "air.function_constant" => {
-                if let Some(pred) = ops.get(i).and_then(|o| md.tuple_of_once(o)) {
-                    arg.function_constant = pred.get(2).and_then(|o| o.as_str());
+                if let Some(o) = ops.get(i)
+                    && md.tuple_of_into(o, inner)
+                {
+                    arg.function_constant = inner.get(2).and_then(|o| o.as_str());
                 }
                 i += 1;
             }
@@ -394,8 +423,10 @@ fn argument<'a>(
                 i += 1;
             }
             "air.struct_type_info" => {
-                if let Some(info) = ops.get(i).and_then(|o| md.tuple_of_once(o)) {
-                    arg.struct_fields = struct_fields(&info, diags, line, items);
+                if let Some(o) = ops.get(i)
+                    && md.tuple_of_into(o, inner)
+                {
+                    arg.struct_fields = struct_fields(inner, diags, line, items);
                 }
                 i += 1;
             }

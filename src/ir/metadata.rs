@@ -328,6 +328,12 @@ impl<'a> MetadataTable<'a> {
         if let Some(node) = simple_tuple(text) {
             return Some(node);
         }
+        self.parse_full(s, text)
+    }
+
+    /// Slot `s`'s node read from its `text` by the full parser, or `None`
+    /// (its error recorded).
+    fn parse_full(&self, s: &Slot<'a>, text: &'a str) -> Option<MetaNode<'a>> {
         let mut types = self.scratch_types.try_borrow_mut().ok()?;
         let types = types.get_or_insert_with(Default::default);
         match parse_node(text, s.line, types) {
@@ -425,6 +431,43 @@ impl<'a> MetadataTable<'a> {
             MetaOperand::Ref(id) => self.tuple_once(*id),
             MetaOperand::Node(n) => n.tuple().map(Cow::Borrowed),
             _ => None,
+        }
+    }
+
+    /// As [`MetadataTable::tuple_of_once`], the operands put in `buf`
+    /// (emptied first), not in a vector of their own: the AIR layer reads
+    /// thousands of argument descriptions one after another, and sizing
+    /// and allocating a vector for each was a good part of their cost.
+    /// False, `buf` empty, where `tuple_of_once` gives `None`.
+    pub fn tuple_of_into(&self, op: &MetaOperand<'a>, buf: &mut Vec<MetaOperand<'a>>) -> bool {
+        buf.clear();
+        let s = match op {
+            MetaOperand::Ref(id) => match self.slot(*id) {
+                Some(s) => s,
+                None => return false,
+            },
+            MetaOperand::Node(n) => return extend_with_tuple(buf, n),
+            _ => return false,
+        };
+        if let Some(node) = s.node.get() {
+            return match node.as_ref() {
+                Some(n) => extend_with_tuple(buf, n),
+                None => false,
+            };
+        }
+        let Some(text) = self.text.get(s.range()) else {
+            return false;
+        };
+        if simple_tuple_into(text, buf) {
+            return true;
+        }
+        buf.clear();
+        match self.parse_full(s, text) {
+            Some(MetaNode::Tuple(ops)) => {
+                buf.extend(ops);
+                true
+            }
+            _ => false,
         }
     }
 
@@ -551,32 +594,54 @@ fn parse_node<'a>(
     super::parser::Parser::new(super::lexer::Lexer::new(text, line), types).parse_meta_node()
 }
 
-/// `!{...}` whose operands are all `!N`, `!"text"`, `null` or `iN <decimal>`
-/// (N of 8 to 64), read straight from the bytes: the shape of nearly all AIR
-/// metadata (an argument's description is 10 to 20 such operands), whose
-/// lexing was most of the AIR layer's cost. `None` for anything else, which
-/// the full parser reads; tests/corpus.rs checks that both agree on every
-/// node of the corpus.
+/// `!{...}` whose operands are all `!N`, `!"text"`, `null`, `iN <decimal>`
+/// (N of 8 to 64), `i1 true`/`i1 false` or `T @global` (see
+/// `global_operand`), read straight from the bytes: the shape of nearly
+/// all AIR metadata (an argument's description is 10 to 20 such operands),
+/// whose lexing was most of the AIR layer's cost. `None` for anything else,
+/// which the full parser reads; tests/corpus.rs checks that both agree on
+/// every node of the corpus.
 pub fn simple_tuple(text: &str) -> Option<MetaNode<'_>> {
-    let inner = text.strip_prefix("!{")?.strip_suffix('}')?;
-    let b = inner.as_bytes();
     // One allocation: growing by doubling was a good part of the cost.
-    let mut ops = Vec::with_capacity(memchr::memchr_iter(b',', b).count() + 1);
+    let mut ops = Vec::with_capacity(memchr::memchr_iter(b',', text.as_bytes()).count() + 1);
+    simple_tuple_into(text, &mut ops).then_some(MetaNode::Tuple(ops))
+}
+
+/// As `simple_tuple`, the operands pushed on `ops`; false (with some
+/// pushed perhaps) where `simple_tuple` gives `None`.
+fn simple_tuple_into<'t>(text: &'t str, ops: &mut Vec<MetaOperand<'t>>) -> bool {
+    let Some(inner) = text.strip_prefix("!{").and_then(|t| t.strip_suffix('}')) else {
+        return false;
+    };
+    let b = inner.as_bytes();
     let mut i = past_spaces(b, 0);
     while i < b.len() {
-        let (op, next) = simple_operand(inner, i)?;
+        let Some((op, next)) = simple_operand(inner, i) else {
+            return false;
+        };
         ops.push(op);
         i = past_spaces(b, next);
         match b.get(i) {
             None => break,
             Some(b',') => i = past_spaces(b, i + 1),
-            Some(_) => return None,
+            Some(_) => return false,
         }
         if i == b.len() {
-            return None; // a trailing comma
+            return false; // a trailing comma
         }
     }
-    Some(MetaNode::Tuple(ops))
+    true
+}
+
+/// Puts the operands of `node`, if a tuple, in `buf`.
+fn extend_with_tuple<'a>(buf: &mut Vec<MetaOperand<'a>>, node: &MetaNode<'a>) -> bool {
+    match node.tuple() {
+        Some(ops) => {
+            buf.extend_from_slice(ops);
+            true
+        }
+        None => false,
+    }
 }
 
 fn past_spaces(b: &[u8], mut i: usize) -> usize {
@@ -599,31 +664,329 @@ fn simple_operand(s: &str, i: usize) -> Option<(MetaOperand<'_>, usize)> {
     match (b.get(i)?, b.get(i + 1)) {
         (b'!', Some(b'"')) => {
             let open = i + 2;
-            let close = open + memchr::memchr2(b'"', b'\n', &b[open..])?;
-            (b[close] == b'"').then(|| (MetaOperand::Str(&s[open..close]), close + 1))
+            let close = open + quote_or_newline(&b[open..])?;
+            if b[close] != b'"' {
+                return None;
+            }
+            Some((MetaOperand::Str(s.get(open..close)?), close + 1))
         }
         (b'!', Some(c)) if c.is_ascii_digit() => {
             let end = past_digits(b, i + 1);
-            Some((MetaOperand::Ref(s[i + 1..end].parse().ok()?), end))
+            Some((MetaOperand::Ref(parse_u32(&s[i + 1..end])?), end))
         }
         (b'n', _) => b[i..]
             .starts_with(b"null")
             .then_some((MetaOperand::Null, i + 4)),
         (b'i', _) => {
             let width = past_digits(b, i + 1);
-            if !matches!(&s[i..width], "i8" | "i16" | "i32" | "i64") || b.get(width) != Some(&b' ')
-            {
+            if b.get(width) != Some(&b' ') {
                 return None;
             }
             let number = width + 1;
-            let digits = number + usize::from(b.get(number) == Some(&b'-'));
+            match &b[i + 1..width] {
+                b"8" | b"16" | b"32" | b"64" => {}
+                b"1" => return bool_operand(s, i, number),
+                _ => return global_operand(s, i),
+            }
+            let negative = b.get(number) == Some(&b'-');
+            let digits = number + usize::from(negative);
             let end = past_digits(b, digits);
             if end == digits {
-                return None;
+                // `i8 addrspace(2)* @c`
+                return global_operand(s, i);
             }
-            let value = s[number..end].parse().ok()?;
+            // Eighteen digits cannot overflow an i64; longer is rare.
+            let value = if end - digits <= 18 {
+                let n = b[digits..end]
+                    .iter()
+                    .fold(0, |n, &d| n * 10 + i64::from(d - b'0'));
+                if negative { -n } else { n }
+            } else {
+                s[number..end].parse().ok()?
+            };
             Some((MetaOperand::Value(Value::Int(value)), end))
         }
-        _ => None,
+        _ => global_operand(s, i),
+    }
+}
+
+/// `i1 true` or `i1 false` at byte `i` of `s`, the value at `value`.
+#[inline(never)]
+fn bool_operand(s: &str, i: usize, value: usize) -> Option<(MetaOperand<'_>, usize)> {
+    let b = s.as_bytes();
+    let (v, end) = if b[value..].starts_with(b"true") {
+        (true, value + 4)
+    } else if b[value..].starts_with(b"false") {
+        (false, value + 5)
+    } else {
+        return global_operand(s, i);
+    };
+    ends_operand(b, end).then_some((MetaOperand::Value(Value::Bool(v)), end))
+}
+
+/// The first `"` or newline in `b`, looked for eight bytes at a time in a
+/// word (the strings of a node are mostly a few words long, shorter than
+/// `memchr2`'s setup), by `memchr2` past the first 64 bytes (a file's
+/// embedded source can be megabytes).
+#[inline]
+pub(crate) fn quote_or_newline(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(eight) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let w = u64::from_le_bytes(*eight);
+        let (q, n) = (w ^ (ONES * 0x22), w ^ (ONES * 0x0a));
+        // The lowest byte flagged is the first zero byte of `q` or `n`
+        // (bytes above a zero one may be flagged wrongly, never below).
+        let hit = ((q.wrapping_sub(ONES) & !q) | (n.wrapping_sub(ONES) & !n)) & HIGHS;
+        if hit != 0 {
+            return Some(i + hit.trailing_zeros() as usize / 8);
+        }
+        i += 8;
+        if i == 64 {
+            return memchr::memchr2(b'"', b'\n', &b[i..]).map(|k| i + k);
+        }
+    }
+    let tail = b.get(i..)?;
+    tail.iter()
+        .position(|&c| c == b'"' || c == b'\n')
+        .map(|k| i + k)
+}
+
+/// Whether an operand ending at `at` ends there: the tuple's end, a comma
+/// or a blank follows (anything else makes it part of a longer token).
+fn ends_operand(b: &[u8], at: usize) -> bool {
+    matches!(b.get(at), None | Some(b',' | b' '))
+}
+
+/// `T @name` at byte `i` of `s`: how entry points (`void (...)* @k`,
+/// `ptr @k`) and function constants (`i8 addrspace(2)* @c`) name their
+/// global. The type is only checked to be one `skip_type` knows (a subset
+/// of what the full parser reads without error) and dropped, as the full
+/// parser drops it; anything else is `None`, for the full parser. Entry
+/// points were ~11,000 instructions each through the tokens.
+#[inline(never)]
+fn global_operand(s: &str, i: usize) -> Option<(MetaOperand<'_>, usize)> {
+    let b = s.as_bytes();
+    let ty_end = skip_type(b, i, 0)?;
+    if b.get(ty_end) != Some(&b' ') {
+        return None;
+    }
+    let at = past_spaces(b, ty_end);
+    if b.get(at) != Some(&b'@') {
+        return None;
+    }
+    let end = at + 1 + b[at + 1..].iter().take_while(|c| is_name_byte(**c)).count();
+    // `@"quoted"`, `@a-b`: the lexer reads those otherwise.
+    if end == at + 1 || !ends_operand(b, end) {
+        return None;
+    }
+    Some((MetaOperand::Value(Value::Global(s.get(at + 1..end)?)), end))
+}
+
+/// Bytes of names `global_operand` and `skip_type` take: the lexer's
+/// identifier bytes but `-` and `$`, which they leave to the full parser.
+fn is_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
+}
+
+/// Past the type at byte `i`, for types built of `void`, `half`, `float`,
+/// `double`, `i1`/`i8`/`i16`/`i32`/`i64`, `ptr [addrspace(N)]`, `%name`,
+/// `<N x T>`, `[N x T]`, pointers (`*`, ` addrspace(N)*`) and function
+/// types (`R (A, B)`) with one space between tokens where LLVM prints one.
+/// `None` for anything else (struct literals, attributes, `...`, vscale,
+/// other widths), or past `depth` 8, far inside the parser's own limit.
+fn skip_type(b: &[u8], i: usize, depth: u32) -> Option<usize> {
+    if depth > 8 {
+        return None;
+    }
+    let mut at = match *b.get(i)? {
+        b'%' => {
+            let end = i
+                + 1
+                + b.get(i + 1..)?
+                    .iter()
+                    .take_while(|c| is_name_byte(**c))
+                    .count();
+            (end > i + 1).then_some(end)?
+        }
+        open @ (b'<' | b'[') => {
+            let digits = i + 1;
+            let x = past_digits(b, digits);
+            if x == digits || x - digits > 9 || b.get(x..x + 3)? != b" x " {
+                return None;
+            }
+            let elem_end = skip_type(b, x + 3, depth + 1)?;
+            let close = if open == b'<' { b'>' } else { b']' };
+            if b.get(elem_end) != Some(&close) {
+                return None;
+            }
+            elem_end + 1
+        }
+        _ => {
+            let end = i + b[i..].iter().take_while(|c| is_name_byte(**c)).count();
+            match b.get(i..end)? {
+                b"void" | b"half" | b"float" | b"double" | b"i1" | b"i8" | b"i16" | b"i32"
+                | b"i64" => end,
+                b"ptr" => match addrspace(b, end) {
+                    Some(past) => past,
+                    None => end,
+                },
+                _ => return None,
+            }
+        }
+    };
+    loop {
+        match b.get(at) {
+            Some(b'*') => at += 1,
+            Some(b' ') => match b.get(at + 1) {
+                Some(b'a') => {
+                    let past = addrspace(b, at)?;
+                    if b.get(past) != Some(&b'*') {
+                        return None;
+                    }
+                    at = past + 1;
+                }
+                Some(b'(') => {
+                    let mut p = at + 2;
+                    if b.get(p) == Some(&b')') {
+                        at = p + 1;
+                        continue;
+                    }
+                    loop {
+                        p = skip_type(b, p, depth + 1)?;
+                        match b.get(p) {
+                            Some(b',') if b.get(p + 1) == Some(&b' ') => p += 2,
+                            Some(b')') => break,
+                            _ => return None,
+                        }
+                    }
+                    at = p + 1;
+                }
+                _ => return Some(at),
+            },
+            _ => return Some(at),
+        }
+    }
+}
+
+/// Past ` addrspace(N)` at byte `at` (its space), N of up to nine digits.
+fn addrspace(b: &[u8], at: usize) -> Option<usize> {
+    if b.get(at..at + 11)? != b" addrspace(" {
+        return None;
+    }
+    let digits = at + 11;
+    let close = past_digits(b, digits);
+    if close == digits || close - digits > 9 || b.get(close) != Some(&b')') {
+        return None;
+    }
+    Some(close + 1)
+}
+
+/// `s.parse::<u32>()`, with the short all-digit case (every metadata id)
+/// done inline: the library's general parse cost ~150 instructions an id.
+#[inline]
+pub(crate) fn parse_u32(s: &str) -> Option<u32> {
+    let b = s.as_bytes();
+    // Nine digits cannot overflow a u32.
+    if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
+        return Some(b.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0')));
+    }
+    s.parse().ok()
+}
+
+#[cfg(test)]
+mod simple_tuple_tests {
+    use super::*;
+
+    /// Wherever `simple_tuple` reads a node, the full parser reads the same
+    /// node without error; it declines the rest.
+    #[test]
+    fn fast_path_agrees_with_the_full_parser() {
+        let texts = [
+            "!{void (float addrspace(1)*, %struct.B addrspace(1)*, i32)* @k.c0, !16, !17}",
+            "!{ptr @k, !1, !2}",
+            "!{ptr addrspace(2) @k, i32 3}",
+            "!{i8 addrspace(2)* @_Z7batched.MTL_FC_INIT_100_b.c12, !\"bool\", !\"b\", i32 100, i1 true}",
+            "!{i1 false, i1 true}",
+            "!{void ()* @f}",
+            "!{void (<4 x float>, [2 x i32]*, i64 (i8*)*)* @f}",
+            "!{<2 x i32> @v}",
+            "!{void (i32, ...)* @f}",
+            "!{void (i32 zeroext)* @f}",
+            "!{<{ <3 x float>, <4 x float> }> (i32)* @main0.c399, !1}",
+            "!{void (%s)* @\"quoted\"}",
+            "!{void (%s)* @a-b}",
+            "!{void (%s-t)* @f}",
+            "!{void (%s$)* @f}",
+            "!{void(i32)* @f}",
+            "!{void  (i32)* @f}",
+            "!{void (i32) * @f}",
+            "!{void (i32,i64)* @f}",
+            "!{float* @f}",
+            "!{i3 @f}",
+            "!{i1 truex}",
+            "!{i1 1}",
+            "!{i32 @f}",
+            "!{x86_fp80* @f}",
+            "!{void (i32 addrspace(4294967296)*)* @f}",
+            "!{void (i32 addrspace(1))* @f}",
+            "!{<4 x float @f}",
+            "!{[4x float] @f}",
+            "!{void (<vscale x 4 x float>)* @f}",
+            "!{%0* @g}",
+            "!{% @g}",
+            "!{float @}",
+            "!{float @g.h_1}",
+            "!{float @g.h_1 , !2}",
+            "!{float @g:}",
+            "!{ptr @g, ptr addrspace(1) @h}",
+            "!{i8 addrspace(2)* bitcast (i32 addrspace(2)* @x to i8 addrspace(2)*)}",
+        ];
+        let mut read = 0;
+        for text in texts {
+            let full = parse_node(text, 1, &mut super::super::types::TypeTable::default());
+            if let Some(fast) = simple_tuple(text) {
+                read += 1;
+                assert_eq!(Some(&fast), full.as_ref().ok(), "{text}");
+            }
+        }
+        assert_eq!(read, 14, "read by the fast path");
+        // Strings: the word-at-a-time search, on either side of each
+        // eight-byte step and past the 64 bytes it looks at itself.
+        for len in 0..80 {
+            let a = "a".repeat(len);
+            // Read by the fast path, and too wide for it (a `BigInt`).
+            for (text, fast_reads) in [
+                (
+                    format!("!{{!\"{a}\", !\"{a}\\0A\", i64 -12, i64 123456789012345678}}"),
+                    true,
+                ),
+                (format!("!{{!\"{a}\", i64 12345678901234567890123}}"), false),
+            ] {
+                let full = parse_node(&text, 1, &mut super::super::types::TypeTable::default());
+                let fast = simple_tuple(&text);
+                assert!(full.is_ok(), "{text}");
+                assert_eq!(fast.is_some(), fast_reads, "{text}");
+                assert!(
+                    fast.is_none() || fast.as_ref() == full.as_ref().ok(),
+                    "{text}"
+                );
+            }
+        }
+        for cut in 0..70 {
+            let mut t = vec![b'x'; 70];
+            t[cut] = b'\n';
+            assert_eq!(quote_or_newline(&t), Some(cut));
+            t[cut] = b'"';
+            assert_eq!(quote_or_newline(&t), Some(cut));
+            t[cut] = 0x22 ^ 0x80;
+            assert_eq!(quote_or_newline(&t), None);
+        }
+        // Nested types deeper than the fast path goes are left to the parser.
+        let deep = format!("!{{{}float{} @f}}", "<2 x ".repeat(12), ">".repeat(12));
+        assert!(simple_tuple(&deep).is_none());
+        let shallow = format!("!{{{}float{} @f}}", "<2 x ".repeat(3), ">".repeat(3));
+        assert!(simple_tuple(&shallow).is_some());
     }
 }
