@@ -467,49 +467,28 @@ impl<'a, 'o, W: ?Sized + Write> Serializer for &'a mut Json<'o, W> {
     }
 }
 
-impl<W: ?Sized + Write> ser::SerializeSeq for Compound<'_, '_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
+/// The sequence-like compounds: each element written the same way.
+macro_rules! elements {
+    ($($kind:ident :: $method:ident),*) => {$(
+        impl<W: ?Sized + Write> ser::$kind for Compound<'_, '_, W> {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), Error> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl<W: ?Sized + Write> ser::SerializeTuple for Compound<'_, '_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
-
-impl<W: ?Sized + Write> ser::SerializeTupleStruct for Compound<'_, '_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
-
-impl<W: ?Sized + Write> ser::SerializeTupleVariant for Compound<'_, '_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl<W: ?Sized + Write> ser::SerializeMap for Compound<'_, '_, W> {
     type Ok = ();

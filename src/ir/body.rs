@@ -761,18 +761,7 @@ fn fast_operands<'a>(
                 None => Parser::value_at(text, e + 1)?,
             };
             let mask = Operand { ty: mask_ty, value };
-            let elem = p.types.scalar_of(x.ty);
-            inst.ty = match p.types.get(mask.ty) {
-                Type::Vector { len, scalable, .. } => {
-                    let (len, scalable) = (*len, *scalable);
-                    p.types.intern(Type::Vector {
-                        len,
-                        elem,
-                        scalable,
-                    })
-                }
-                _ => x.ty,
-            };
+            inst.ty = shuffle_type(p.types, x.ty, mask.ty);
             inst.operands.extend([x, y, mask]);
             at = e;
         }
@@ -1270,18 +1259,7 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
             let a = p.parse_operand()?;
             let b = comma_operand(p)?;
             let mask = comma_operand(p)?;
-            let elem = p.types.scalar_of(a.ty);
-            inst.ty = match p.types.get(mask.ty) {
-                Type::Vector { len, scalable, .. } => {
-                    let (len, scalable) = (*len, *scalable);
-                    p.types.intern(Type::Vector {
-                        len,
-                        elem,
-                        scalable,
-                    })
-                }
-                _ => a.ty,
-            };
+            inst.ty = shuffle_type(p.types, a.ty, mask.ty);
             inst.operands.extend([a, b, mask]);
         }
         ExtractValue | InsertValue => {
@@ -1350,6 +1328,23 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
 }
 
 /// `<i1>` or a vector of i1 as long as `ty`.
+/// A shufflevector's result: the inputs' element type, as many as the mask
+/// has (the first input's type if the mask is not a vector).
+fn shuffle_type(types: &mut TypeTable<'_>, input: TypeId, mask: TypeId) -> TypeId {
+    let elem = types.scalar_of(input);
+    match types.get(mask) {
+        Type::Vector { len, scalable, .. } => {
+            let (len, scalable) = (*len, *scalable);
+            types.intern(Type::Vector {
+                len,
+                elem,
+                scalable,
+            })
+        }
+        _ => input,
+    }
+}
+
 fn bool_like(types: &mut TypeTable<'_>, ty: TypeId) -> TypeId {
     match types.get(ty) {
         Type::Vector { len, scalable, .. } => {

@@ -398,16 +398,18 @@ struct OneLineNode {
 }
 
 /// The bytes `one_line_node_end` must look at.
-static NODE_BYTES: [bool; 256] = {
+static NODE_BYTES: [bool; 256] = byte_set(b"\"()[]{}<>;*\n");
+
+/// A table of which bytes are in `bytes`.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let special = b"\"()[]{}<>;*\n";
     let mut i = 0;
-    while i < special.len() {
-        t[special[i] as usize] = true;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
         i += 1;
     }
     t
-};
+}
 
 /// Where the metadata node starting at `start` ends, and where the next line
 /// starts, when the node is a `!{...}` or `!Name(...)` that closes every
@@ -826,16 +828,7 @@ mod node_end_tests {
     use super::*;
 
     /// The bytes `reference_one_line_node_end` must look at.
-    static REFERENCE_NODE_BYTES: [bool; 256] = {
-        let mut t = [false; 256];
-        let special = b"\"()[]{}<>;*";
-        let mut i = 0;
-        while i < special.len() {
-            t[special[i] as usize] = true;
-            i += 1;
-        }
-        t
-    };
+    static REFERENCE_NODE_BYTES: [bool; 256] = byte_set(b"\"()[]{}<>;*");
 
     /// Where the metadata node starting at `start` ends, and where the next line
     /// starts, when the node is a `!{...}` or `!Name(...)` that closes every
