@@ -416,8 +416,10 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
 /// bracket it opens by the end of its own line (how LLVM prints every node).
 /// `None` sends the node to the full parser, which reports what is wrong.
 ///
-/// One pass over the line: its end is found with the node's, not by a
-/// `memchr` first (most lines are short, not much longer than its setup).
+/// One pass over the line, sixteen bytes at a time (`node_byte_masks`):
+/// its end is found with the node's, not by a `memchr` first (most lines
+/// are short, not much longer than its setup). A byte loop cost ~3
+/// instructions a byte here, a fifth of reading a module.
 fn one_line_node_end(text: &str, start: usize) -> Option<OneLineNode> {
     let rest = text.as_bytes().get(start..)?;
     if rest.first() != Some(&b'!') {
@@ -426,50 +428,54 @@ fn one_line_node_end(text: &str, start: usize) -> Option<OneLineNode> {
     let mut stack = [0u8; limits::MAX_DEPTH as usize];
     let mut depth = 0;
     let mut has_star = false;
-    let mut i = 1;
-    let end = loop {
-        // Most bytes are none of those below: passed over four at a time.
-        while let Some(four) = rest.get(i..i + 4)
-            && !(NODE_BYTES[four[0] as usize]
-                | NODE_BYTES[four[1] as usize]
-                | NODE_BYTES[four[2] as usize]
-                | NODE_BYTES[four[3] as usize])
-        {
-            i += 4;
-        }
+    let mut in_string = false;
+    let mut base = 1;
+    let end = 'scan: loop {
         // The text ends inside the node: `None`.
-        let c = *rest.get(i)?;
-        if !NODE_BYTES[c as usize] {
-            i += 1;
-            continue;
-        }
-        match c {
-            b'"' => {
-                let close = i + 1 + super::metadata::quote_or_newline(&rest[i + 1..])?;
-                if rest[close] != b'"' {
+        let block = rest.get(base..).filter(|b| !b.is_empty())?;
+        let (mut todo, quotes) = node_byte_masks(block);
+        loop {
+            if in_string {
+                // To the string's closing quote; a newline first: `None`.
+                let close = quotes & todo;
+                if close == 0 {
+                    break;
+                }
+                let k = close.trailing_zeros() as usize;
+                if block.get(k) != Some(&b'"') {
                     return None;
                 }
-                i = close;
+                in_string = false;
+                todo &= !((2 << k) - 1);
+                continue;
             }
-            c @ (b'(' | b'[' | b'{' | b'<') => {
-                *stack.get_mut(depth)? = lexer::closer(c);
-                depth += 1;
+            if todo == 0 {
+                break;
             }
-            c @ (b')' | b']' | b'}' | b'>') => {
-                if depth == 0 || stack[depth - 1] != c {
-                    return None;
+            let k = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            match *block.get(k)? {
+                b'"' => in_string = true,
+                c @ (b'(' | b'[' | b'{' | b'<') => {
+                    *stack.get_mut(depth)? = lexer::closer(c);
+                    depth += 1;
                 }
-                depth -= 1;
-                if depth == 0 {
-                    break i + 1;
+                c @ (b')' | b']' | b'}' | b'>') => {
+                    if depth == 0 || stack[depth - 1] != c {
+                        return None;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        break 'scan base + k + 1;
+                    }
                 }
+                // The line ends before the node does, or a comment starts in it.
+                b'\n' | b';' => return None,
+                b'*' => has_star = true,
+                _ => {}
             }
-            // The line ends before the node does, or a comment starts in it.
-            b'\n' | b';' => return None,
-            b'*' => has_star = true,
-            _ => {}
         }
-        i += 1;
+        base += block.len().min(16);
     };
     // Only blanks or a comment may follow the node on its line.
     let mut j = end;
@@ -489,6 +495,45 @@ fn one_line_node_end(text: &str, start: usize) -> Option<OneLineNode> {
         next_line: start + next_line,
         has_star,
     })
+}
+
+/// For the first sixteen bytes of `block` (all of it when shorter), bit
+/// `k` set when byte `k` is one `one_line_node_end` must look at
+/// (`NODE_BYTES`), and, second, when it is a `"` or a newline.
+#[inline]
+fn node_byte_masks(block: &[u8]) -> (u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(sixteen) = block.first_chunk::<16>() {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86_64 CPU (and enabled in every
+        // x86_64 build); the load reads the sixteen bytes of `sixteen`.
+        unsafe {
+            let v = _mm_loadu_si128(sixteen.as_ptr().cast());
+            let is = |x, c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
+            let quotes = _mm_or_si128(is(v, b'"'), is(v, b'\n'));
+            // `[` `]` with bit 5 set are `{` `}`; `>` without bit 1 is `<`,
+            // `)` without bit 0 is `(`: no other byte maps to those.
+            let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+            let braces = _mm_or_si128(is(lower, b'{'), is(lower, b'}'));
+            let angles = is(_mm_and_si128(v, _mm_set1_epi8(!0x02u8 as i8)), b'<');
+            let parens = is(_mm_and_si128(v, _mm_set1_epi8(!0x01u8 as i8)), b'(');
+            let others = _mm_or_si128(is(v, b';'), is(v, b'*'));
+            let all = _mm_or_si128(
+                _mm_or_si128(quotes, braces),
+                _mm_or_si128(_mm_or_si128(angles, parens), others),
+            );
+            return (
+                _mm_movemask_epi8(all) as u32,
+                _mm_movemask_epi8(quotes) as u32,
+            );
+        }
+    }
+    let (mut all, mut quotes) = (0, 0);
+    for (k, &c) in block.iter().take(16).enumerate() {
+        all |= u32::from(NODE_BYTES[c as usize]) << k;
+        quotes |= u32::from(c == b'"' || c == b'\n') << k;
+    }
+    (all, quotes)
 }
 
 fn skip_rest_of_line(p: &mut Parser<'_, '_>, line: u32) {
