@@ -889,10 +889,7 @@ fn opcode_after_result(text: &str, at: usize) -> Option<(&str, usize)> {
         return None;
     }
     let start = at + 3;
-    let mut end = start;
-    while end < b.len() && is_ident_byte(b[end]) {
-        end += 1;
-    }
+    let end = super::parser::ident_end(b, start);
     if b.get(end) != Some(&b' ') {
         return None;
     }
