@@ -183,7 +183,7 @@ fn byte_at(b: &[u8], p: usize) -> u8 {
 /// bytes are looked at with one bounds check (the loop over a `[u8; 16]` is
 /// unrolled); most names are shorter (eight was 0.2% more instructions).
 #[inline(always)]
-pub(crate) fn ident_end(b: &[u8], p: usize) -> (usize, u8) {
+fn ident_end(b: &[u8], p: usize) -> (usize, u8) {
     // Free when the caller has shown `p <= b.len()`, as `lex` does.
     let rest = b.get(p..).unwrap_or_default();
     if let Some(w) = rest.first_chunk::<16>() {

@@ -107,11 +107,13 @@ pub fn is_ident_byte(b: u8) -> bool {
     NAME_BYTES[b as usize] & 1 != 0
 }
 
-/// The end of the identifier bytes from `at`, sixteen unrolled as the
-/// lexer reads them (a byte loop here was ~2% of a scan).
+/// The end of the identifier bytes from `at`.
 #[inline]
-pub fn ident_end(b: &[u8], at: usize) -> usize {
-    super::lexer::ident_end(b, at).0
+pub fn ident_end(b: &[u8], mut at: usize) -> usize {
+    while at < b.len() && is_ident_byte(b[at]) {
+        at += 1;
+    }
+    at
 }
 
 /// True when the byte at `at` ends a word or number token before it (a
@@ -655,10 +657,7 @@ impl<'a, 't> Parser<'a, 't> {
                 if b.get(elem_end) != Some(&b']') {
                     return None;
                 }
-                let array = self.types.intern(Type::Array {
-                    len: u64::from(len),
-                    elem,
-                });
+                let array = self.types.sequence(false, u64::from(len), elem);
                 Some((array, elem_end + 1))
             }
             _ => self.element_type_at(text, at),
@@ -676,15 +675,14 @@ impl<'a, 't> Parser<'a, 't> {
                 if b.get(len_end..len_end + 3)? != b" x " {
                     return None;
                 }
-                let (elem, elem_end) = self.word_type_at(b, len_end + 3)?;
+                let (elem, elem_end) = match common_word_type_at(b, len_end + 3) {
+                    Some(found) => found,
+                    None => self.word_type_at(b, len_end + 3)?,
+                };
                 if b.get(elem_end) != Some(&b'>') {
                     return None;
                 }
-                let vector = self.types.intern(Type::Vector {
-                    len: u64::from(len),
-                    elem,
-                    scalable: false,
-                });
+                let vector = self.types.sequence(true, u64::from(len), elem);
                 Some((vector, elem_end + 1))
             }
             b'%' if b.get(at + 1) == Some(&b'"') => {
@@ -815,9 +813,17 @@ impl<'a, 't> Parser<'a, 't> {
                     return None;
                 }
                 let s = text.get(v..end)?;
-                let value = match s.parse::<i64>() {
-                    Ok(n) => Value::Int(n),
-                    Err(_) => Value::BigInt(s),
+                // Eighteen digits cannot overflow an i64: folded here,
+                // cheaper than `parse`, which takes the longer ones.
+                let value = match b.get(digits..end) {
+                    Some(ds) if ds.len() <= 18 => {
+                        let n = ds.iter().fold(0, |n, &d| n * 10 + i64::from(d - b'0'));
+                        Value::Int(if c == b'-' { -n } else { n })
+                    }
+                    _ => match s.parse::<i64>() {
+                        Ok(n) => Value::Int(n),
+                        Err(_) => Value::BigInt(s),
+                    },
                 };
                 Some((value, end))
             }

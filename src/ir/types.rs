@@ -67,7 +67,14 @@ pub struct TypeTable<'a> {
     /// The named struct type last asked for: typed-pointer IR names the
     /// same one two or three times a line (`getelementptr %T, %T* %p`).
     last_named: Option<(&'a str, TypeId)>,
+    /// Vectors and arrays lately interned, by length and element
+    /// (`sequence`).
+    sequences: [Sequence; 16],
 }
+
+/// A `sequences` slot: vector or array, length, element, id (`VOID` when
+/// empty).
+type Sequence = (bool, u64, TypeId, TypeId);
 
 impl Default for TypeTable<'_> {
     fn default() -> Self {
@@ -113,6 +120,7 @@ impl<'a> TypeTable<'a> {
             opaque_ptrs: [Self::VOID; 8],
             typed_ptrs: Vec::new(),
             last_named: None,
+            sequences: [(false, 0, Self::VOID, Self::VOID); 16],
         };
         for ty in [
             Type::Void,
@@ -143,6 +151,34 @@ impl<'a> TypeTable<'a> {
         let id = TypeId(self.types.len() as u32);
         self.types.push(ty.clone());
         self.index.insert(ty, id);
+        id
+    }
+
+    /// The interned id of `<len x elem>` (`vector`, not scalable) or
+    /// `[len x elem]`, found in a small cache first: a body names the
+    /// same few on many lines, and hashing each cost ~100 instructions.
+    pub fn sequence(&mut self, vector: bool, len: u64, elem: TypeId) -> TypeId {
+        let slot = (len as usize)
+            .wrapping_mul(7)
+            .wrapping_add(elem.0 as usize * 2 + usize::from(vector))
+            % 16;
+        if let Some(&(v, l, e, id)) = self.sequences.get(slot)
+            && id != Self::VOID
+            && (v, l, e) == (vector, len, elem)
+        {
+            return id;
+        }
+        let id = self.intern(match vector {
+            true => Type::Vector {
+                len,
+                elem,
+                scalable: false,
+            },
+            false => Type::Array { len, elem },
+        });
+        if let Some(cached) = self.sequences.get_mut(slot) {
+            *cached = (vector, len, elem, id);
+        }
         id
     }
 
