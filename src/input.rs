@@ -154,15 +154,14 @@ fn utf8(bytes: &[u8]) -> Result<&str, usize> {
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut at = 0;
     while let Some(rest) = bytes.get(at..) {
-        let (blocks, _) = rest.as_chunks::<64>();
-        at += 64
-            * blocks
-                .iter()
-                .take_while(|block| {
-                    let (words, _) = block.as_chunks::<8>();
-                    words.iter().fold(0, |or, w| or | u64::from_le_bytes(*w)) & HIGHS == 0
-                })
-                .count();
+        // `chunks_exact`, not `as_chunks` (Rust 1.88; the MSRV is 1.85).
+        let ascii_blocks = rest.chunks_exact(64).take_while(|block| {
+            let or = block.chunks_exact(8).fold(0, |or, w| {
+                or | <[u8; 8]>::try_from(w).map_or(HIGHS, u64::from_le_bytes)
+            });
+            or & HIGHS == 0
+        });
+        at += 64 * ascii_blocks.count();
         let mut end = (at + 64).min(bytes.len());
         while bytes.get(end).is_some_and(|&c| c & 0xc0 == 0x80) {
             end += 1;
