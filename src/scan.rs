@@ -859,8 +859,11 @@ fn analyze<'a>(
     let walked = walk_functions(module, air, diagnostics, |module, ctx, v| {
         let first_new = findings.len();
         rules::run(rules, &v.context(module, ctx), &path, &mut findings);
-        for f in &mut findings[first_new..] {
-            let mapped = crate::source::map(module, v.function, v.body, v.du, f.inst, resolver);
+        let new = &mut findings[first_new..];
+        let located = !new.is_empty() && v.body.instructions.iter().any(|i| i.dbg.is_some());
+        for f in new {
+            let body = (v.body, located);
+            let mapped = crate::source::map(module, v.function, body, v.du, f.inst, resolver);
             f.source = mapped.source;
             f.inlined_at = mapped.inlined_at;
         }

@@ -252,6 +252,10 @@ pub struct JsonStream<W: Write> {
 /// `{`, `"kernels": [`): their JSON is laid out there when it is made.
 pub const ENTRY_POINT_DEPTH: usize = 4;
 
+/// How deep a finding's evidence stands in the report (`{`, `"findings": [`,
+/// `{`): it is laid out there when it is made.
+pub const EVIDENCE_DEPTH: usize = 3;
+
 /// Findings' text kept in memory up to this size, then in a temporary file.
 const SPILL_AT: usize = 4 << 20;
 
@@ -325,7 +329,18 @@ impl<W: Write> JsonStream<W> {
             let findings = self.findings.writer(self.spill_at);
             element(findings, self.findings_written)?;
             self.findings_written += 1;
-            self.pretty.write(findings, 2, f)?;
+            self.pretty.write_by(findings, 2, |p| f.write_json(p))?;
+            // By hand, as serde writes it.
+            #[cfg(debug_assertions)]
+            {
+                let (mut by_hand, mut by_serde) = (Vec::new(), Vec::new());
+                PrettyWriter::default().write_by(&mut by_hand, 2, |p| f.write_json(p))?;
+                to_writer_pretty_at(&mut by_serde, 2, f)?;
+                assert_eq!(
+                    String::from_utf8_lossy(&by_hand),
+                    String::from_utf8_lossy(&by_serde)
+                );
+            }
         }
         self.summary.add(file);
         self.totals.add(file);

@@ -275,6 +275,64 @@ pub struct Finding {
     pub levels: Vec<String>,
 }
 
+impl Finding {
+    /// The finding's JSON as serde writes it (`Serialize`, derived above),
+    /// written field by field: the JSON report writes thousands.
+    pub fn write_json(&self, p: &mut crate::compact_json::Pretty<'_>) {
+        p.open(b'{');
+        p.key("rule");
+        p.str(&self.rule);
+        p.key("rule_id");
+        p.str(&self.rule_id);
+        p.key("severity");
+        p.str(self.severity.name());
+        p.key("category");
+        p.str(&self.category);
+        p.key("message");
+        p.str(&self.message);
+        p.key("help");
+        p.str(&self.help);
+        p.key("path");
+        p.str(&self.path);
+        p.key("function");
+        p.str(&self.function);
+        p.key("kernels");
+        p.strs(&self.kernels);
+        p.key("ir");
+        p.open(b'{');
+        p.key("path");
+        p.str(&self.ir.path);
+        p.key("line");
+        p.u64(self.ir.line.into());
+        p.close(b'}');
+        p.key("source");
+        match &self.source {
+            Some(s) => s.write_json(p),
+            None => p.null(),
+        }
+        p.key("inlined_at");
+        p.open(b'[');
+        for s in &self.inlined_at {
+            p.element();
+            s.write_json(p);
+        }
+        p.close(b']');
+        p.key("fingerprint");
+        p.str(&self.fingerprint);
+        p.key("loop_depth");
+        p.u64(self.loop_depth.into());
+        p.key("rank");
+        p.u64(self.rank.into());
+        p.key("evidence");
+        p.raw(&self.evidence);
+        if !self.levels.is_empty() {
+            p.key("levels");
+            p.strs(&self.levels);
+        }
+        p.close(b'}');
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct IrLocation {
     pub path: Arc<str>,
@@ -419,7 +477,11 @@ pub fn run(
                 inst: m.inst,
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),
-                evidence: crate::compact_json::CompactJson::of(&description.evidence),
+                // Laid out where the JSON report writes it: a copy there.
+                evidence: crate::compact_json::CompactJson::laid_out(
+                    &description.evidence,
+                    crate::report::json::EVIDENCE_DEPTH,
+                ),
                 levels: Vec::new(),
             });
         }
