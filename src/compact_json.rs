@@ -256,6 +256,21 @@ impl<'o> Pretty<'o> {
         }
     }
 
+    /// Any value, through the serializer (`null` if it is not JSON).
+    pub fn value<T: Serialize + ?Sized>(&mut self, v: &T) {
+        let start = self.out.len();
+        let mut json = Json::<io::Sink> {
+            out: self.out,
+            sink: None,
+            pretty: true,
+            depth: self.depth,
+        };
+        if v.serialize(&mut json).is_err() {
+            self.out.truncate(start);
+            self.null();
+        }
+    }
+
     /// An array of strings.
     pub fn strs<S: AsRef<str>>(&mut self, items: &[S]) {
         self.open(b'[');

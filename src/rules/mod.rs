@@ -17,6 +17,7 @@ pub mod pattern;
 pub mod precise_math;
 
 use crate::analysis::ControlFlow;
+use crate::compact_json::{CompactJson, Pretty};
 use crate::analysis::defuse::DefUse;
 use crate::analysis::provenance::FunctionProvenance;
 use crate::ir::air::AirInfo;
@@ -84,9 +85,36 @@ pub trait RuleHook: Sync {
 
 pub struct Description {
     pub message: String,
-    pub evidence: serde_json::Value,
+    /// A JSON object (`evidence`).
+    pub evidence: CompactJson,
     /// Replaces the pattern's fix when this match needs other advice.
     pub help: Option<String>,
+    /// The divisor's name (the divide rules), part of the fingerprint.
+    pub divisor: Option<String>,
+}
+
+/// A finding's evidence: a JSON object whose fields `write` gives in the
+/// order of their keys, as a `serde_json::Value` object (keys sorted) has
+/// them, laid out where the JSON report writes it. Written by hand: made as
+/// a `Value`, serialized and dropped, it cost as much as the rest of the
+/// finding.
+pub fn evidence(write: impl FnOnce(&mut Pretty<'_>)) -> CompactJson {
+    let json = CompactJson::laid_out_by(crate::report::json::EVIDENCE_DEPTH, |p| {
+        p.open(b'{');
+        write(p);
+        p.close(b'}');
+    });
+    // The keys in order: as the parsed object writes them.
+    #[cfg(debug_assertions)]
+    assert_eq!(
+        format!("{json:?}"),
+        format!(
+            "{:?}",
+            CompactJson::laid_out(&json.value(), crate::report::json::EVIDENCE_DEPTH)
+        ),
+        "evidence keys out of order"
+    );
+    json
 }
 
 fn hooks() -> [&'static dyn RuleHook; 11] {
@@ -444,15 +472,16 @@ pub fn run(
                 },
                 None => Description {
                     message: rule.pattern.summary.clone(),
-                    evidence: serde_json::json!({}),
+                    evidence: CompactJson::empty_object(),
                     help: None,
+                    divisor: None,
                 },
             };
             let (name, kernels) = function.get_or_insert_with(|| {
                 let kernels = ctx.kernels.iter().map(|k| k.to_string()).collect();
                 (ctx.function.name.into(), kernels)
             });
-            let fingerprint = fingerprints.next(ctx, rule, inst, &description.evidence);
+            let fingerprint = fingerprints.next(ctx, rule, inst, description.divisor.as_deref());
             out.push(Finding {
                 rule: rule.shared.name.clone(),
                 rule_id: rule.shared.id.clone(),
@@ -477,11 +506,7 @@ pub fn run(
                 inst: m.inst,
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),
-                // Laid out where the JSON report writes it: a copy there.
-                evidence: crate::compact_json::CompactJson::laid_out(
-                    &description.evidence,
-                    crate::report::json::EVIDENCE_DEPTH,
-                ),
+                evidence: description.evidence,
                 levels: Vec::new(),
             });
         }
@@ -505,7 +530,7 @@ impl Fingerprints {
         ctx: &FunctionContext<'_, '_>,
         rule: &Rule,
         inst: &crate::ir::Instruction<'_>,
-        evidence: &serde_json::Value,
+        divisor: Option<&str>,
     ) -> String {
         use std::fmt::Write;
         let mut key = Fnv1a::new();
@@ -513,7 +538,11 @@ impl Fingerprints {
             let _ = key.write_str(part);
         }
         let _ = write_shape(&mut key, ctx, inst, &mut self.type_names);
-        let _ = write!(key, "|{}", evidence["divisor"]["name"]);
+        // As the evidence's `divisor.name` printed as JSON, `null` without one.
+        let _ = match divisor {
+            Some(name) => write!(key, "|{}", serde_json::to_string(name).unwrap_or_default()),
+            None => key.write_str("|null"),
+        };
         let base = key.0;
         let n = self.seen.entry(base).or_insert(0);
         let mut h = Fnv1a::new();
