@@ -256,6 +256,22 @@ impl<'o> Pretty<'o> {
         }
     }
 
+    /// Where the next byte goes, for `since`.
+    pub fn mark(&self) -> usize {
+        self.out.len()
+    }
+
+    /// What was written since `mark` gave `start`.
+    pub fn since(&self, start: usize) -> &[u8] {
+        self.out.get(start..).unwrap_or_default()
+    }
+
+    /// A value's text as `since` gave it, written where it stood then.
+    pub fn copy(&mut self, text: &[u8]) {
+        self.out.extend_from_slice(text);
+        self.first = false;
+    }
+
     /// Any value, through the serializer (`null` if it is not JSON).
     pub fn value<T: Serialize + ?Sized>(&mut self, v: &T) {
         let start = self.out.len();

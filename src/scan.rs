@@ -92,9 +92,9 @@ pub struct EntryJson {
 }
 
 impl EntryJson {
-    fn of(ep: &ir::air::EntryPoint<'_>) -> Self {
+    fn of<'r, 'a>(ep: &'r ir::air::EntryPoint<'a>, written: &mut ArgumentTexts<'r, 'a>) -> Self {
         let depth = crate::report::json::ENTRY_POINT_DEPTH;
-        let json = CompactJson::laid_out_by(depth, |p| write_entry_point(p, ep));
+        let json = CompactJson::laid_out_by(depth, |p| write_entry_point(p, ep, written));
         // The fields by hand, as serde writes them (derived in `ir::air`).
         #[cfg(debug_assertions)]
         assert_eq!(
@@ -119,7 +119,11 @@ impl EntryJson {
 /// An entry point's JSON, as serde writes `ir::air::EntryPoint` (its fields
 /// in order, the same skipped when empty), written by hand: through serde
 /// it cost ~200 instructions a field, a twentieth of a whole scan.
-fn write_entry_point(p: &mut crate::compact_json::Pretty<'_>, ep: &ir::air::EntryPoint<'_>) {
+fn write_entry_point<'r, 'a>(
+    p: &mut crate::compact_json::Pretty<'_>,
+    ep: &'r ir::air::EntryPoint<'a>,
+    written: &mut ArgumentTexts<'r, 'a>,
+) {
     p.open(b'{');
     p.key("name");
     p.str(ep.name);
@@ -129,7 +133,7 @@ fn write_entry_point(p: &mut crate::compact_json::Pretty<'_>, ep: &ir::air::Entr
     p.open(b'[');
     for a in &ep.arguments {
         p.element();
-        write_argument(p, a);
+        written.write(p, a);
     }
     p.close(b']');
     if !ep.properties.is_empty() {
@@ -147,6 +151,68 @@ fn write_entry_point(p: &mut crate::compact_json::Pretty<'_>, ep: &ir::air::Entr
         p.close(b']');
     }
     p.close(b'}');
+}
+
+/// The text of each distinct argument written so far (all at the same
+/// depth): a library's template instantiations repeat the same argument
+/// descriptions from kernel to kernel, and a copy costs a fraction of
+/// writing one again.
+#[derive(Default)]
+struct ArgumentTexts<'r, 'a> {
+    seen: FxHashMap<SameArgument<'r, 'a>, std::ops::Range<usize>>,
+    text: Vec<u8>,
+}
+
+impl<'r, 'a> ArgumentTexts<'r, 'a> {
+    fn write(&mut self, p: &mut crate::compact_json::Pretty<'_>, a: &'r ir::air::Argument<'a>) {
+        if let Some(text) = self.seen.get(&SameArgument(a)).and_then(|r| self.text.get(r.clone())) {
+            p.copy(text);
+            return;
+        }
+        let start = p.mark();
+        write_argument(p, a);
+        let from = self.text.len();
+        self.text.extend_from_slice(p.since(start));
+        self.seen.insert(SameArgument(a), from..self.text.len());
+    }
+}
+
+/// An argument compared and hashed by every field its JSON shows.
+struct SameArgument<'r, 'a>(&'r ir::air::Argument<'a>);
+
+impl PartialEq for SameArgument<'_, '_> {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0, other.0);
+        a.index == b.index
+            && a.kind == b.kind
+            && a.air_kind == b.air_kind
+            && a.builtin == b.builtin
+            && a.location_index == b.location_index
+            && a.address_space == b.address_space
+            && a.access == b.access
+            && a.name == b.name
+            && a.type_name == b.type_name
+            && a.type_size == b.type_size
+            && a.buffer_size == b.buffer_size
+            && a.function_constant == b.function_constant
+            && a.struct_fields == b.struct_fields
+            && a.unused == b.unused
+    }
+}
+
+impl Eq for SameArgument<'_, '_> {}
+
+impl std::hash::Hash for SameArgument<'_, '_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let a = self.0;
+        (a.index, a.kind as u8, a.air_kind, a.builtin).hash(h);
+        (a.location_index, a.address_space, a.access, a.name).hash(h);
+        (a.type_name, a.type_size, a.buffer_size, a.function_constant).hash(h);
+        for f in &a.struct_fields {
+            (f.offset, f.size, f.count, f.type_name, f.name).hash(h);
+        }
+        (a.struct_fields.len(), a.unused).hash(h);
+    }
 }
 
 /// One `ir::air::Argument`, as serde writes it.
@@ -673,12 +739,13 @@ fn scan_text_at(
     // metadata it parsed) is gone: made before the walk, it would sit
     // beside all of that at the scan's peak (~0.1x the input).
     drop(module);
-    let entries = |kernel: bool| -> Vec<EntryJson> {
+    let mut written = ArgumentTexts::default();
+    let mut entries = |kernel: bool| -> Vec<EntryJson> {
         let of_kind = |e: &&ir::air::EntryPoint<'_>| (e.stage == "kernel") == kernel;
         air.entry_points
             .iter()
             .filter(of_kind)
-            .map(EntryJson::of)
+            .map(|e| EntryJson::of(e, &mut written))
             .collect()
     };
     let (kernels, shaders) = (entries(true), entries(false));
