@@ -153,6 +153,39 @@ fn write_entry_point<'r, 'a>(
     p.close(b'}');
 }
 
+/// A function constant's JSON with its keys sorted, as a `Value` has them
+/// (as reports always had them), laid out where the JSON report writes it.
+fn function_constant_json(fc: &ir::air::FunctionConstant<'_>) -> CompactJson {
+    let depth = crate::report::json::FUNCTION_CONSTANT_DEPTH;
+    let json = CompactJson::laid_out_by(depth, |p| {
+        p.open(b'{');
+        p.key("global");
+        p.str(fc.global);
+        p.key("index");
+        match fc.index {
+            Some(i) => p.u64(i.into()),
+            None => p.null(),
+        }
+        for (key, v) in [("name", fc.name), ("type_name", fc.type_name)] {
+            p.key(key);
+            match v {
+                Some(v) => p.str(v),
+                None => p.null(),
+            }
+        }
+        p.close(b'}');
+    });
+    #[cfg(debug_assertions)]
+    assert_eq!(
+        format!("{json:?}"),
+        format!(
+            "{:?}",
+            CompactJson::laid_out(&serde_json::to_value(fc).unwrap_or_default(), depth)
+        ),
+    );
+    json
+}
+
 /// The text of each distinct argument written so far (all at the same
 /// depth): a library's template instantiations repeat the same argument
 /// descriptions from kernel to kernel, and a copy costs a fraction of
@@ -165,7 +198,11 @@ struct ArgumentTexts<'r, 'a> {
 
 impl<'r, 'a> ArgumentTexts<'r, 'a> {
     fn write(&mut self, p: &mut crate::compact_json::Pretty<'_>, a: &'r ir::air::Argument<'a>) {
-        if let Some(text) = self.seen.get(&SameArgument(a)).and_then(|r| self.text.get(r.clone())) {
+        if let Some(text) = self
+            .seen
+            .get(&SameArgument(a))
+            .and_then(|r| self.text.get(r.clone()))
+        {
             p.copy(text);
             return;
         }
@@ -713,11 +750,10 @@ fn scan_text_at(
         blocks: 0,
         instructions: 0,
         metadata_nodes: module.metadata.len(),
-        // Through a `Value`, whose keys are sorted, as reports always had them.
         function_constants: air
             .function_constants
             .iter()
-            .map(|fc| CompactJson::of(&serde_json::to_value(fc).unwrap_or_default()))
+            .map(function_constant_json)
             .collect(),
     };
     let resolver = crate::source::Resolver::new(base, config.source_root.as_deref());

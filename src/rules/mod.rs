@@ -17,9 +17,9 @@ pub mod pattern;
 pub mod precise_math;
 
 use crate::analysis::ControlFlow;
-use crate::compact_json::{CompactJson, Pretty};
 use crate::analysis::defuse::DefUse;
 use crate::analysis::provenance::FunctionProvenance;
+use crate::compact_json::{CompactJson, Pretty};
 use crate::ir::air::AirInfo;
 use crate::ir::{Body, Function, Module};
 pub use pattern::{Pattern, Severity};
