@@ -30,6 +30,13 @@ const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 #[derive(Debug, Clone)]
 pub struct CompactJson(Box<str>);
 
+thread_local! {
+    /// The text of a `CompactJson` as it is written, kept from one value to
+    /// the next: grown once, not per value, and copied to an allocation of
+    /// its own length (an entry point's text is kilobytes).
+    static BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
 impl CompactJson {
     /// `v` as compact JSON; `null` if it cannot be written as JSON.
     pub fn of<T: Serialize + ?Sized>(v: &T) -> CompactJson {
@@ -46,12 +53,6 @@ impl CompactJson {
     }
 
     fn written<T: Serialize + ?Sized>(v: &T, depth: Option<usize>) -> CompactJson {
-        thread_local! {
-            /// The text as it is written, kept from one value to the next:
-            /// grown once, not per value, and copied to an allocation of its
-            /// own length (an entry point's text is kilobytes).
-            static BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-        }
         let mut out = BUFFER.take();
         out.clear();
         let mut json = Json::<io::Sink> {
@@ -64,6 +65,23 @@ impl CompactJson {
         let json = match std::str::from_utf8(&out) {
             Ok(text) if written.is_ok() => CompactJson(text.into()),
             _ => CompactJson("null".into()),
+        };
+        if out.capacity() <= 1 << 20 {
+            BUFFER.set(out);
+        }
+        json
+    }
+
+    /// What `write` lays out at `depth` (`Pretty`), kept as it stands, as
+    /// `laid_out` keeps a value: for values made by the thousand, written
+    /// field by field without serde's call per fragment.
+    pub fn laid_out_by(depth: usize, write: impl FnOnce(&mut Pretty<'_>)) -> CompactJson {
+        let mut out = BUFFER.take();
+        out.clear();
+        write(&mut Pretty::new(&mut out, depth));
+        let json = match std::str::from_utf8(&out) {
+            Ok(text) => CompactJson(text.into()),
+            Err(_) => CompactJson("null".into()),
         };
         if out.capacity() <= 1 << 20 {
             BUFFER.set(out);
@@ -131,6 +149,152 @@ impl PrettyWriter {
         };
         value.serialize(&mut json).map_err(|e| e.0)?;
         out.write_all(&self.buf).map_err(io::Error::other)
+    }
+}
+
+impl PrettyWriter {
+    /// `write` for a value laid out by hand (`Pretty`), in one write.
+    pub fn write_by<W: Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        depth: usize,
+        write: impl FnOnce(&mut Pretty<'_>),
+    ) -> io::Result<()> {
+        self.buf.clear();
+        write(&mut Pretty::new(&mut self.buf, depth));
+        out.write_all(&self.buf)
+    }
+}
+
+/// Pretty JSON written field by field, byte for byte as `Json` lays out
+/// the struct or sequence with the same fields and elements: for the
+/// values a report writes by the thousand (entry points, findings), where
+/// serde's calls per field and fragment were most of the cost. The caller
+/// names each key (`key`) or element (`element`) before its value.
+pub struct Pretty<'o> {
+    out: &'o mut Vec<u8>,
+    depth: usize,
+    /// Nothing written yet in the innermost open container.
+    first: bool,
+}
+
+impl<'o> Pretty<'o> {
+    /// Writes a value that stands `depth` levels deep.
+    pub fn new(out: &'o mut Vec<u8>, depth: usize) -> Self {
+        Pretty {
+            out,
+            depth,
+            first: true,
+        }
+    }
+
+    /// `{` or `[`.
+    pub fn open(&mut self, bracket: u8) {
+        self.out.push(bracket);
+        self.depth += 1;
+        self.first = true;
+    }
+
+    /// `}` or `]`: on a line of its own unless the container is empty.
+    pub fn close(&mut self, bracket: u8) {
+        self.depth = self.depth.saturating_sub(1);
+        if !self.first {
+            newline_and_indent_vec(self.out, self.depth);
+        }
+        self.out.push(bracket);
+        self.first = false;
+    }
+
+    /// What goes before an element of an array.
+    #[inline(always)]
+    pub fn element(&mut self) {
+        separator(self.out, !self.first, self.depth);
+        self.first = false;
+    }
+
+    /// What goes before a field's value. `key` is a plain name, copied as
+    /// it stands (nothing in it to escape).
+    #[inline(always)]
+    pub fn key(&mut self, key: &'static str) {
+        debug_assert!(nothing_to_escape(key.as_bytes()), "{key}");
+        self.element();
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\": ");
+    }
+
+    #[inline(always)]
+    pub fn str(&mut self, v: &str) {
+        write_string(self.out, v);
+    }
+
+    #[inline(always)]
+    pub fn u64(&mut self, v: u64) {
+        number(self.out, |o| CompactFormatter.write_u64(o, v));
+    }
+
+    pub fn i64(&mut self, v: i64) {
+        number(self.out, |o| CompactFormatter.write_i64(o, v));
+    }
+
+    pub fn bool(&mut self, v: bool) {
+        self.out
+            .extend_from_slice(if v { b"true" } else { b"false" });
+    }
+
+    pub fn null(&mut self) {
+        self.out.extend_from_slice(b"null");
+    }
+
+    /// A `CompactJson`, laid out here.
+    pub fn raw(&mut self, v: &CompactJson) {
+        let text = v.0.as_bytes();
+        if laid_out_at(text) == Some(self.depth) {
+            self.out.extend_from_slice(text);
+        } else {
+            lay_out(self.out, text, Some(self.depth));
+        }
+    }
+
+    /// Where the next byte goes, for `since`.
+    pub fn mark(&self) -> usize {
+        self.out.len()
+    }
+
+    /// What was written since `mark` gave `start`.
+    pub fn since(&self, start: usize) -> &[u8] {
+        self.out.get(start..).unwrap_or_default()
+    }
+
+    /// A value's text as `since` gave it, written where it stood then.
+    pub fn copy(&mut self, text: &[u8]) {
+        self.out.extend_from_slice(text);
+        self.first = false;
+    }
+
+    /// Any value, through the serializer (`null` if it is not JSON).
+    pub fn value<T: Serialize + ?Sized>(&mut self, v: &T) {
+        let start = self.out.len();
+        let mut json = Json::<io::Sink> {
+            out: self.out,
+            sink: None,
+            pretty: true,
+            depth: self.depth,
+        };
+        if v.serialize(&mut json).is_err() {
+            self.out.truncate(start);
+            self.null();
+        }
+    }
+
+    /// An array of strings.
+    pub fn strs<S: AsRef<str>>(&mut self, items: &[S]) {
+        self.open(b'[');
+        for s in items {
+            self.element();
+            self.str(s.as_ref());
+        }
+        self.close(b']');
     }
 }
 

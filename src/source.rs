@@ -29,6 +29,28 @@ pub struct SourceLocation {
     pub approximate: bool,
 }
 
+impl SourceLocation {
+    /// As serde writes it (`Serialize`, derived above), field by field.
+    pub fn write_json(&self, p: &mut crate::compact_json::Pretty<'_>) {
+        p.open(b'{');
+        p.key("path");
+        p.str(&self.path);
+        p.key("line");
+        p.u64(self.line.into());
+        p.key("column");
+        p.u64(self.column.into());
+        if let Some(f) = &self.function {
+            p.key("function");
+            p.str(f);
+        }
+        if self.approximate {
+            p.key("approximate");
+            p.bool(true);
+        }
+        p.close(b'}');
+    }
+}
+
 /// Where an instruction comes from: its own location and, innermost first,
 /// the call sites it was inlined at, up to the kernel.
 #[derive(Debug, Clone, Default)]
@@ -132,7 +154,6 @@ fn location(
     }
 }
 
-/// Maps instruction `inst` of `body` to its source.
 /// A header of the Metal standard library, as the toolchain records it:
 /// `…/lib/clang/<version>/include/metal/metal_math`.
 fn is_metal_header(path: &str) -> bool {
@@ -140,19 +161,25 @@ fn is_metal_header(path: &str) -> bool {
         .is_some_and(|(_, name)| name.starts_with("metal_") && !name.contains('/'))
 }
 
+/// Maps instruction `inst` of `body` to its source.
+///
+/// `body_located`: whether any instruction of `body` has a `!dbg` (without
+/// one, no user can lend its location, and the search is skipped).
 pub fn map(
     module: &Module<'_>,
     function: &Function<'_>,
-    body: &Body<'_>,
+    body: (&Body<'_>, bool),
     du: &DefUse<'_>,
     inst: usize,
     resolver: &Resolver,
 ) -> Mapped {
+    let (body, body_located) = body;
     let md = &module.metadata;
     let own = body.instructions.get(inst).and_then(|i| i.dbg);
     let (dbg, approximate) = match own {
         Some(d) => (Some(d), false),
-        None => (nearest_user_location(body, du, inst), true),
+        None if body_located => (nearest_user_location(body, du, inst), true),
+        None => (None, true),
     };
     if let Some(id) = dbg {
         let chain = md.inlined_chain(id);

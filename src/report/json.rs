@@ -184,15 +184,26 @@ impl SummaryCounter {
             if let (Some(total), Some(c)) = (&mut r.estimated_cycles, figure) {
                 *total += u64::from(c);
             }
-            let mut reached: Vec<&String> = f.kernels.iter().collect();
-            reached.sort();
-            reached.dedup();
-            for k in reached {
-                if !kernels.contains_key(k.as_str()) {
-                    kernels.insert(k.clone(), KernelSummary::new(&file.path, k, "kernel"));
+            // Each entry point once (most findings name one: no list made).
+            let (one, mut sorted): ([&String; 1], Vec<&String>);
+            let reached: &[&String] = match &f.kernels[..] {
+                [k] => {
+                    one = [k];
+                    &one
                 }
-                let Some(ks) = kernels.get_mut(k.as_str()) else {
-                    continue;
+                many => {
+                    sorted = many.iter().collect();
+                    sorted.sort();
+                    sorted.dedup();
+                    &sorted
+                }
+            };
+            for &k in reached {
+                let ks = match kernels.get_mut(k.as_str()) {
+                    Some(ks) => ks,
+                    None => kernels
+                        .entry(k.clone())
+                        .or_insert_with(|| KernelSummary::new(&file.path, k, "kernel")),
                 };
                 ks.findings += 1;
                 ks.in_loops += looped;
@@ -251,6 +262,14 @@ pub struct JsonStream<W: Write> {
 /// How deep a file's entry points stand in the report (`{`, `"files": [`,
 /// `{`, `"kernels": [`): their JSON is laid out there when it is made.
 pub const ENTRY_POINT_DEPTH: usize = 4;
+
+/// How deep a file's function constants stand (`{`, `"files": [`, `{`,
+/// `"module": {`, `"function_constants": [`).
+pub const FUNCTION_CONSTANT_DEPTH: usize = 5;
+
+/// How deep a finding's evidence stands in the report (`{`, `"findings": [`,
+/// `{`): it is laid out there when it is made.
+pub const EVIDENCE_DEPTH: usize = 3;
 
 /// Findings' text kept in memory up to this size, then in a temporary file.
 const SPILL_AT: usize = 4 << 20;
@@ -325,7 +344,18 @@ impl<W: Write> JsonStream<W> {
             let findings = self.findings.writer(self.spill_at);
             element(findings, self.findings_written)?;
             self.findings_written += 1;
-            self.pretty.write(findings, 2, f)?;
+            self.pretty.write_by(findings, 2, |p| f.write_json(p))?;
+            // By hand, as serde writes it.
+            #[cfg(debug_assertions)]
+            {
+                let (mut by_hand, mut by_serde) = (Vec::new(), Vec::new());
+                PrettyWriter::default().write_by(&mut by_hand, 2, |p| f.write_json(p))?;
+                to_writer_pretty_at(&mut by_serde, 2, f)?;
+                assert_eq!(
+                    String::from_utf8_lossy(&by_hand),
+                    String::from_utf8_lossy(&by_serde)
+                );
+            }
         }
         self.summary.add(file);
         self.totals.add(file);

@@ -11,12 +11,11 @@
 //! `simdgroup_barrier` whose branch differs only between SIMD-groups.
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook};
+use super::{Description, FunctionContext, RuleHook, evidence};
 use crate::analysis::divergence::{Skipping, branch_condition};
 use crate::analysis::provenance::{
     OriginKind, Provenance, Sources, is_threadgroup_uniform_builtin,
 };
-use serde_json::json;
 
 pub struct BarrierInDivergentFlow;
 
@@ -155,17 +154,29 @@ impl RuleHook for BarrierInDivergentFlow {
         } else {
             ""
         };
-        let mut evidence = json!({
-            "barrier": barrier,
-            "branch_line": branch.line,
-            "condition": { "name": name, "class": prov.class().name() },
-            "loop_exit": loop_exit,
-            "skipping": skipping,
-            "other_barrier_line": other_line,
+        let evidence = evidence(|p| {
+            p.key("barrier");
+            p.str(barrier);
+            p.key("branch_line");
+            p.u64(branch.line.into());
+            p.key("condition");
+            p.open(b'{');
+            p.key("class");
+            p.str(prov.class().name());
+            p.key("name");
+            p.value(&name);
+            p.close(b'}');
+            p.key("loop_exit");
+            p.bool(loop_exit);
+            p.key("other_barrier_line");
+            p.value(&other_line);
+            p.key("skipping");
+            p.str(skipping);
+            if let Some(h) = helper {
+                p.key("via");
+                p.str(h);
+            }
         });
-        if let (Some(h), Some(map)) = (helper, evidence.as_object_mut()) {
-            map.insert("via".into(), json!(h));
-        }
         Some(Description {
             message: format!(
                 "{kind} {under}, and {elsewhere}: every thread of the {group} must reach the same barrier, or the threads wait at different barriers (a hang, or threadgroup memory read before it is written).{simd_note}"
@@ -176,6 +187,7 @@ impl RuleHook for BarrierInDivergentFlow {
                     "Call @{h} where every thread of the {group} reaches it, keeping only the work inside the condition, or take its barrier out into the caller, after the branch."
                 )
             }),
+            divisor: None,
         })
     }
 }

@@ -6,8 +6,7 @@
 //! 8-bit requires emulation").
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook};
-use serde_json::json;
+use super::{Description, FunctionContext, RuleHook, evidence};
 
 pub struct ByteArithmetic;
 
@@ -24,8 +23,14 @@ impl RuleHook for ByteArithmetic {
             message: format!(
                 "`{op} {ty}`: 8-bit arithmetic has no native ALU on Apple GPUs (16-bit is native), so the backend computes it wider and wraps it back to 8 bits."
             ),
-            evidence: json!({ "opcode": op, "type": ty }),
+            evidence: evidence(|p| {
+                p.key("opcode");
+                p.str(op);
+                p.key("type");
+                p.str(&ty);
+            }),
             help: None,
+            divisor: None,
         })
     }
 }

@@ -5,10 +5,9 @@
 //! then one device atomic per threadgroup).
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook};
+use super::{Description, FunctionContext, RuleHook, evidence};
 use crate::analysis::divergence::is_thread_varying;
 use crate::analysis::provenance::OriginKind;
-use serde_json::json;
 
 pub struct DeviceAtomicInLoop;
 
@@ -45,13 +44,18 @@ impl RuleHook for DeviceAtomicInLoop {
                 "{op} on {target} inside a loop (depth {}): device atomics serialise at the memory controller and scale worse the more GPU cores there are, and the loop multiplies them.{contention}",
                 m.loop_depth
             ),
-            evidence: json!({
-                "operation": op.trim_matches('`'),
-                "memory": target.trim_matches('`'),
-                "same_address": same_address,
-                "loop_depth": m.loop_depth,
+            evidence: evidence(|p| {
+                p.key("loop_depth");
+                p.u64(m.loop_depth.into());
+                p.key("memory");
+                p.str(target.trim_matches('`'));
+                p.key("operation");
+                p.str(op.trim_matches('`'));
+                p.key("same_address");
+                p.bool(same_address);
             }),
             help: None,
+            divisor: None,
         })
     }
 }
@@ -71,13 +75,19 @@ fn through_helper(
             "this call of @{helper}, which reaches `{atomic}` on device memory, is inside a loop (depth {}): device atomics serialise at the memory controller and scale worse the more GPU cores there are, and the loop multiplies them.",
             m.loop_depth
         ),
-        evidence: json!({
-            "operation": atomic,
-            "memory": "device memory",
-            "same_address": null,
-            "loop_depth": m.loop_depth,
-            "via": helper,
+        evidence: evidence(|p| {
+            p.key("loop_depth");
+            p.u64(m.loop_depth.into());
+            p.key("memory");
+            p.str("device memory");
+            p.key("operation");
+            p.str(atomic);
+            p.key("same_address");
+            p.null();
+            p.key("via");
+            p.str(helper);
         }),
         help: None,
+        divisor: None,
     }
 }

@@ -4,17 +4,19 @@
 //! a `[[function_constant]]` divisor costs ~80 (seed 000, llama.cpp #22711).
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook};
+use super::{Description, FunctionContext, RuleHook, evidence};
 use crate::analysis::provenance::{Origin, OriginKind};
-use serde_json::json;
+use crate::compact_json::CompactJson;
 
 pub struct DivideByUniform;
 
-/// Evidence shared by the divide rules: the divisor and the divide's shape.
+/// Evidence shared by the divide rules: the divisor and the divide's shape,
+/// with the routine's `cycles` when the rule counts them.
 pub fn divide_evidence(
     ctx: &FunctionContext<'_, '_>,
     m: &Matched,
-) -> Option<(serde_json::Value, Origin, u32)> {
+    cycles: Option<u32>,
+) -> Option<(CompactJson, Origin, u32)> {
     let inst = ctx.body.instructions.get(m.inst)?;
     inst.operands.get(1)?;
     // By position: the same as `value` of the operand, without a name lookup.
@@ -24,12 +26,28 @@ pub fn divide_evidence(
         name: "?".into(),
     });
     let bits = ctx.module.types.int_bits(inst.ty).unwrap_or(32);
-    let evidence = json!({
-        "divisor": { "kind": origin.kind, "name": origin.name, "class": divisor.class().name() },
-        "opcode": inst.opcode.name(),
-        "bits": bits,
-        "vector": ctx.module.types.is_vector(inst.ty),
-        "loop_depth": m.loop_depth,
+    let evidence = evidence(|p| {
+        p.key("bits");
+        p.u64(bits.into());
+        if let Some(c) = cycles {
+            p.key("cycles");
+            p.u64(c.into());
+        }
+        p.key("divisor");
+        p.open(b'{');
+        p.key("class");
+        p.str(divisor.class().name());
+        p.key("kind");
+        p.value(&origin.kind);
+        p.key("name");
+        p.str(&origin.name);
+        p.close(b'}');
+        p.key("loop_depth");
+        p.u64(m.loop_depth.into());
+        p.key("opcode");
+        p.str(inst.opcode.name());
+        p.key("vector");
+        p.bool(ctx.module.types.is_vector(inst.ty));
     });
     Some((evidence, origin, bits))
 }
@@ -61,10 +79,9 @@ impl RuleHook for DivideByUniform {
 
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
-        let (mut evidence, origin, bits) = divide_evidence(ctx, m)?;
+        let (evidence, origin, bits) = divide_evidence(ctx, m, Some(730))?;
         let op = inst.opcode.name();
         if origin.kind == OriginKind::Builtin && origin.name == "threads_per_simdgroup" {
-            evidence["cycles"] = json!(730);
             return Some(Description {
                 message: format!(
                     "`{op}` by threads_per_simdgroup, which is always 32 on Apple GPUs: write 32 and the divide becomes a shift (~5 cycles instead of ~730).{}",
@@ -72,6 +89,7 @@ impl RuleHook for DivideByUniform {
                 ),
                 evidence,
                 help: Some("Divide by the literal 32 (or shift right by 5): threads_per_simdgroup is 32 on every Apple GPU.".into()),
+                divisor: Some(origin.name),
             });
         }
         let what = match origin.kind {
@@ -79,7 +97,6 @@ impl RuleHook for DivideByUniform {
             OriginKind::Builtin => "a threadgroup-uniform builtin",
             _ => "a kernel argument",
         };
-        evidence["cycles"] = json!(730);
         Some(Description {
             message: format!(
                 "`{op}` by `{}` ({what}): Apple GPUs have no integer divider, so a divisor unknown when the pipeline is built runs a ~730-cycle routine each time, against ~80 for a [[function_constant]] and ~5 for a power of two. Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.{}",
@@ -88,6 +105,7 @@ impl RuleHook for DivideByUniform {
             ),
             evidence,
             help: None,
+            divisor: Some(origin.name),
         })
     }
 }

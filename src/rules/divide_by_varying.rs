@@ -16,7 +16,7 @@ impl RuleHook for DivideByVarying {
 
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
-        let (evidence, origin, bits) = divide_evidence(ctx, m)?;
+        let (evidence, origin, bits) = divide_evidence(ctx, m, None)?;
         let divisor = ctx.prov.value(ctx.du, &inst.operands.get(1)?.value);
         // Loaded from memory at an address no thread id reaches: likely the
         // same for the whole dispatch, and then fixable like a uniform.
@@ -44,6 +44,7 @@ impl RuleHook for DivideByVarying {
             ),
             evidence,
             help: None,
+            divisor: Some(origin.name),
         })
     }
 }

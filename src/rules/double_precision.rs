@@ -5,9 +5,8 @@
 //! software, if the backend accepts it at all.
 
 use super::engine::{Matched, scalar_name};
-use super::{Description, FunctionContext, RuleHook};
+use super::{Description, FunctionContext, RuleHook, evidence};
 use crate::ir::Opcode;
-use serde_json::json;
 
 pub struct DoublePrecision;
 
@@ -43,13 +42,18 @@ impl RuleHook for DoublePrecision {
             message: format!(
                 "{what}: Apple GPUs have no 64-bit floating-point unit and MSL has no `double`, so the backend must emulate it in software or refuse the pipeline."
             ),
-            evidence: json!({
-                "opcode": inst.opcode.name(),
-                "callee": inst.callee_name(),
-                "from": from,
-                "to": to,
+            evidence: evidence(|p| {
+                p.key("callee");
+                p.value(&inst.callee_name());
+                p.key("from");
+                p.str(&from);
+                p.key("opcode");
+                p.str(inst.opcode.name());
+                p.key("to");
+                p.str(&to);
             }),
             help: None,
+            divisor: None,
         })
     }
 }

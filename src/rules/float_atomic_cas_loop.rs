@@ -5,8 +5,7 @@
 //! device round trip, and every thread but one fails each round.
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook};
-use serde_json::json;
+use super::{Description, FunctionContext, RuleHook, evidence};
 
 pub struct FloatAtomicCasLoop;
 
@@ -27,8 +26,16 @@ impl RuleHook for FloatAtomicCasLoop {
             message: format!(
                 "`{op}` in a retry loop stores a float bitcast to an integer: a float atomic emulated with compare-and-exchange. Under contention every thread but one fails each round and goes around again, each time a round trip to memory."
             ),
-            evidence: json!({ "operation": op, "addrspace": addrspace, "loop_depth": m.loop_depth }),
+            evidence: evidence(|p| {
+                p.key("addrspace");
+                p.u64(addrspace.into());
+                p.key("loop_depth");
+                p.u64(m.loop_depth.into());
+                p.key("operation");
+                p.str(op);
+            }),
             help: None,
+            divisor: None,
         })
     }
 }

@@ -4,11 +4,10 @@
 //! calls run one after another (seed 001 finding 203, WWDC20).
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook};
+use super::{Description, FunctionContext, RuleHook, evidence};
 use crate::analysis::defuse::Def;
 use crate::analysis::divergence::is_thread_varying;
 use crate::ir::{Opcode, Value};
-use serde_json::json;
 
 pub struct IndirectCall;
 
@@ -78,8 +77,16 @@ impl RuleHook for IndirectCall {
             message: format!(
                 "call through {from}: the compiler can neither inline it nor optimise across it.{divergence}"
             ),
-            evidence: json!({ "source": source, "table": table, "divergent": divergent }),
+            evidence: evidence(|p| {
+                p.key("divergent");
+                p.bool(divergent);
+                p.key("source");
+                p.str(source);
+                p.key("table");
+                p.value(&table);
+            }),
             help: None,
+            divisor: None,
         })
     }
 }

@@ -19,6 +19,7 @@ pub mod precise_math;
 use crate::analysis::ControlFlow;
 use crate::analysis::defuse::DefUse;
 use crate::analysis::provenance::FunctionProvenance;
+use crate::compact_json::{CompactJson, Pretty};
 use crate::ir::air::AirInfo;
 use crate::ir::{Body, Function, Module};
 pub use pattern::{Pattern, Severity};
@@ -84,9 +85,36 @@ pub trait RuleHook: Sync {
 
 pub struct Description {
     pub message: String,
-    pub evidence: serde_json::Value,
+    /// A JSON object (`evidence`).
+    pub evidence: CompactJson,
     /// Replaces the pattern's fix when this match needs other advice.
     pub help: Option<String>,
+    /// The divisor's name (the divide rules), part of the fingerprint.
+    pub divisor: Option<String>,
+}
+
+/// A finding's evidence: a JSON object whose fields `write` gives in the
+/// order of their keys, as a `serde_json::Value` object (keys sorted) has
+/// them, laid out where the JSON report writes it. Written by hand: made as
+/// a `Value`, serialized and dropped, it cost as much as the rest of the
+/// finding.
+pub fn evidence(write: impl FnOnce(&mut Pretty<'_>)) -> CompactJson {
+    let json = CompactJson::laid_out_by(crate::report::json::EVIDENCE_DEPTH, |p| {
+        p.open(b'{');
+        write(p);
+        p.close(b'}');
+    });
+    // The keys in order: as the parsed object writes them.
+    #[cfg(debug_assertions)]
+    assert_eq!(
+        format!("{json:?}"),
+        format!(
+            "{:?}",
+            CompactJson::laid_out(&json.value(), crate::report::json::EVIDENCE_DEPTH)
+        ),
+        "evidence keys out of order"
+    );
+    json
 }
 
 fn hooks() -> [&'static dyn RuleHook; 11] {
@@ -275,6 +303,64 @@ pub struct Finding {
     pub levels: Vec<String>,
 }
 
+impl Finding {
+    /// The finding's JSON as serde writes it (`Serialize`, derived above),
+    /// written field by field: the JSON report writes thousands.
+    pub fn write_json(&self, p: &mut crate::compact_json::Pretty<'_>) {
+        p.open(b'{');
+        p.key("rule");
+        p.str(&self.rule);
+        p.key("rule_id");
+        p.str(&self.rule_id);
+        p.key("severity");
+        p.str(self.severity.name());
+        p.key("category");
+        p.str(&self.category);
+        p.key("message");
+        p.str(&self.message);
+        p.key("help");
+        p.str(&self.help);
+        p.key("path");
+        p.str(&self.path);
+        p.key("function");
+        p.str(&self.function);
+        p.key("kernels");
+        p.strs(&self.kernels);
+        p.key("ir");
+        p.open(b'{');
+        p.key("path");
+        p.str(&self.ir.path);
+        p.key("line");
+        p.u64(self.ir.line.into());
+        p.close(b'}');
+        p.key("source");
+        match &self.source {
+            Some(s) => s.write_json(p),
+            None => p.null(),
+        }
+        p.key("inlined_at");
+        p.open(b'[');
+        for s in &self.inlined_at {
+            p.element();
+            s.write_json(p);
+        }
+        p.close(b']');
+        p.key("fingerprint");
+        p.str(&self.fingerprint);
+        p.key("loop_depth");
+        p.u64(self.loop_depth.into());
+        p.key("rank");
+        p.u64(self.rank.into());
+        p.key("evidence");
+        p.raw(&self.evidence);
+        if !self.levels.is_empty() {
+            p.key("levels");
+            p.strs(&self.levels);
+        }
+        p.close(b'}');
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct IrLocation {
     pub path: Arc<str>,
@@ -386,15 +472,16 @@ pub fn run(
                 },
                 None => Description {
                     message: rule.pattern.summary.clone(),
-                    evidence: serde_json::json!({}),
+                    evidence: CompactJson::empty_object(),
                     help: None,
+                    divisor: None,
                 },
             };
             let (name, kernels) = function.get_or_insert_with(|| {
                 let kernels = ctx.kernels.iter().map(|k| k.to_string()).collect();
                 (ctx.function.name.into(), kernels)
             });
-            let fingerprint = fingerprints.next(ctx, rule, inst, &description.evidence);
+            let fingerprint = fingerprints.next(ctx, rule, inst, description.divisor.as_deref());
             out.push(Finding {
                 rule: rule.shared.name.clone(),
                 rule_id: rule.shared.id.clone(),
@@ -419,7 +506,7 @@ pub fn run(
                 inst: m.inst,
                 loop_depth: m.loop_depth,
                 rank: rank(rule.pattern.severity, m.loop_depth),
-                evidence: crate::compact_json::CompactJson::of(&description.evidence),
+                evidence: description.evidence,
                 levels: Vec::new(),
             });
         }
@@ -443,7 +530,7 @@ impl Fingerprints {
         ctx: &FunctionContext<'_, '_>,
         rule: &Rule,
         inst: &crate::ir::Instruction<'_>,
-        evidence: &serde_json::Value,
+        divisor: Option<&str>,
     ) -> String {
         use std::fmt::Write;
         let mut key = Fnv1a::new();
@@ -451,7 +538,11 @@ impl Fingerprints {
             let _ = key.write_str(part);
         }
         let _ = write_shape(&mut key, ctx, inst, &mut self.type_names);
-        let _ = write!(key, "|{}", evidence["divisor"]["name"]);
+        // As the evidence's `divisor.name` printed as JSON, `null` without one.
+        let _ = match divisor {
+            Some(name) => write!(key, "|{}", serde_json::to_string(name).unwrap_or_default()),
+            None => key.write_str("|null"),
+        };
         let base = key.0;
         let n = self.seen.entry(base).or_insert(0);
         let mut h = Fnv1a::new();

@@ -5,8 +5,7 @@
 //! seed 001 finding 211: "1.6-2.4x").
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook};
-use serde_json::json;
+use super::{Description, FunctionContext, RuleHook, evidence};
 
 pub struct PreciseMath;
 
@@ -35,8 +34,16 @@ impl RuleHook for PreciseMath {
             message: format!(
                 "`{callee}` is the precise {function}: this module is compiled without fast math, so every {function} runs the slower precise routine ({figure}). Where its accuracy is not needed, call metal::fast::{function} (`{fast}`) or build with fast math."
             ),
-            evidence: json!({ "callee": callee, "function": function, "fast_form": fast }),
+            evidence: evidence(|p| {
+                p.key("callee");
+                p.str(callee);
+                p.key("fast_form");
+                p.str(&fast);
+                p.key("function");
+                p.str(function);
+            }),
             help: None,
+            divisor: None,
         })
     }
 }
