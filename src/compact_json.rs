@@ -90,6 +90,15 @@ impl CompactJson {
     }
 
     /// `{}`.
+    /// Debug builds (tests, fuzzing): panics unless this text is what serde
+    /// lays out for `reference` at `depth`. For the writers that bypass serde
+    /// for speed, so a field added to a type cannot go missing from them.
+    #[cfg(debug_assertions)]
+    pub fn assert_as_serde<T: Serialize + ?Sized>(&self, reference: &T, depth: usize, what: &str) {
+        let by_serde = CompactJson::laid_out(reference, depth);
+        assert_eq!(self.0, by_serde.0, "{what}: written by hand unlike serde");
+    }
+
     pub fn empty_object() -> CompactJson {
         CompactJson("{}".into())
     }

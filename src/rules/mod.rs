@@ -106,13 +106,10 @@ pub fn evidence(write: impl FnOnce(&mut Pretty<'_>)) -> CompactJson {
     });
     // The keys in order: as the parsed object writes them.
     #[cfg(debug_assertions)]
-    assert_eq!(
-        format!("{json:?}"),
-        format!(
-            "{:?}",
-            CompactJson::laid_out(&json.value(), crate::report::json::EVIDENCE_DEPTH)
-        ),
-        "evidence keys out of order"
+    json.assert_as_serde(
+        &json.value(),
+        crate::report::json::EVIDENCE_DEPTH,
+        "evidence",
     );
     json
 }
