@@ -528,6 +528,12 @@ fn node_byte_masks(block: &[u8]) -> (u32, u32) {
             );
         }
     }
+    node_byte_masks_by_bytes(block)
+}
+
+/// `node_byte_masks` a byte at a time: on targets without SSE2 (Apple
+/// Silicon among them) and for a block's last bytes.
+fn node_byte_masks_by_bytes(block: &[u8]) -> (u32, u32) {
     let (mut all, mut quotes) = (0, 0);
     for (k, &c) in block.iter().take(16).enumerate() {
         all |= u32::from(NODE_BYTES[c as usize]) << k;
@@ -954,6 +960,32 @@ mod node_end_tests {
     /// The one-pass `one_line_node_end` agrees with the two-pass one it
     /// replaced (kept above) on every text made of bytes that matter to
     /// either, and on prefixes and suffixes of real nodes.
+    /// The SSE2 masks and the byte loop (what other targets run) agree on
+    /// every byte value at every position of a block.
+    #[test]
+    fn node_byte_masks_agree_with_the_byte_loop() {
+        for c in 0..=255u8 {
+            for k in 0..16 {
+                let mut block = *b"abcdefghijklmnop";
+                block[k] = c;
+                assert_eq!(
+                    node_byte_masks(&block),
+                    node_byte_masks_by_bytes(&block),
+                    "{c} at {k}"
+                );
+            }
+        }
+        let mixed = b"!{!\"a\", (i32 <4 x [2 x float]>) * ;\n}";
+        for start in 0..mixed.len() {
+            let block = &mixed[start..];
+            assert_eq!(
+                node_byte_masks(block),
+                node_byte_masks_by_bytes(block),
+                "at {start}"
+            );
+        }
+    }
+
     #[test]
     fn one_pass_node_end_agrees_with_the_two_pass_one() {
         let alphabet = b"!\"()[]{}<>;*\n \t\rab1,";
