@@ -44,16 +44,13 @@ impl RuleHook for DeviceAtomicInLoop {
                 "{op} on {target} inside a loop (depth {}): device atomics serialise at the memory controller and scale worse the more GPU cores there are, and the loop multiplies them.{contention}",
                 m.loop_depth
             ),
-            evidence: evidence(|p| {
-                p.key("loop_depth");
-                p.u64(m.loop_depth.into());
-                p.key("memory");
-                p.str(target.trim_matches('`'));
-                p.key("operation");
-                p.str(op.trim_matches('`'));
-                p.key("same_address");
-                p.bool(same_address);
-            }),
+            evidence: atomic_evidence(
+                m,
+                target.trim_matches('`'),
+                op.trim_matches('`'),
+                Some(same_address),
+                None,
+            ),
             help: None,
             divisor: None,
         })
@@ -75,19 +72,36 @@ fn through_helper(
             "this call of @{helper}, which reaches `{atomic}` on device memory, is inside a loop (depth {}): device atomics serialise at the memory controller and scale worse the more GPU cores there are, and the loop multiplies them.",
             m.loop_depth
         ),
-        evidence: evidence(|p| {
-            p.key("loop_depth");
-            p.u64(m.loop_depth.into());
-            p.key("memory");
-            p.str("device memory");
-            p.key("operation");
-            p.str(atomic);
-            p.key("same_address");
-            p.null();
-            p.key("via");
-            p.str(helper);
-        }),
+        evidence: atomic_evidence(m, "device memory", atomic, None, Some(helper)),
         help: None,
         divisor: None,
     }
+}
+
+/// The evidence of both kinds of finding, keys in sorted order:
+/// `same_address` null and `via` the helper for a call through one.
+fn atomic_evidence(
+    m: &Matched,
+    memory: &str,
+    operation: &str,
+    same_address: Option<bool>,
+    via: Option<&str>,
+) -> crate::compact_json::CompactJson {
+    evidence(|p| {
+        p.key("loop_depth");
+        p.u64(m.loop_depth.into());
+        p.key("memory");
+        p.str(memory);
+        p.key("operation");
+        p.str(operation);
+        p.key("same_address");
+        match same_address {
+            Some(same) => p.bool(same),
+            None => p.null(),
+        }
+        if let Some(helper) = via {
+            p.key("via");
+            p.str(helper);
+        }
+    })
 }
