@@ -115,7 +115,7 @@ fn read_body<'a>(
         match t.tok {
             Tok::Eof => break,
             Tok::Label(label) => {
-                p.lx.next_token();
+                p.lx.next_label();
                 let start = body.instructions.len();
                 if block.label.is_some() || start > 0 {
                     block.instructions.end = start;
