@@ -22,7 +22,7 @@
 //! lexer state agree, so the tests and the mutation test check the fast
 //! path against the slow one.
 
-use super::lexer::{Lexer, Tok, cut};
+use super::lexer::{Lexer, Tok, cut, str_at};
 use super::limits;
 use super::metadata::MetaOperand;
 use super::model::{
@@ -436,7 +436,8 @@ fn word_at(text: &str, at: usize) -> Option<(&str, usize)> {
     if matches!(b.get(end), Some(b':' | b'"')) {
         return None;
     }
-    Some((text.get(at..end)?, end))
+    // ASCII from `at` to `end`.
+    Some((str_at(text, at, end), end))
 }
 
 /// `, <operand>` at `at`, as `fast_comma_operand` reads it.
@@ -893,7 +894,8 @@ fn opcode_after_result(text: &str, at: usize) -> Option<(&str, usize)> {
     if b.get(end) != Some(&b' ') {
         return None;
     }
-    Some((text.get(start..end)?, end))
+    // ASCII from `start` to `end`.
+    Some((str_at(text, start, end), end))
 }
 
 /// Opcodes whose flags are followed directly by a type.
@@ -942,7 +944,8 @@ fn local_at(text: &str, at: usize) -> Option<(&str, usize)> {
     if end == at + 2 {
         return None;
     }
-    Some((text.get(at + 2..end)?, end))
+    // ASCII from `at` (` %`) to `end`.
+    Some((str_at(text, at + 2, end), end))
 }
 
 fn label_operand(name: &str) -> Operand<'_> {
@@ -1542,7 +1545,8 @@ fn attachment_at(text: &str, at: usize) -> Option<(&str, u32, usize)> {
     if end == digits || b.get(end).is_some_and(|&c| is_ident_byte(c)) {
         return None;
     }
-    Some((text.get(name..name_end)?, id as u32, end))
+    // ASCII from `name` to `name_end`.
+    Some((str_at(text, name, name_end), id as u32, end))
 }
 
 /// What may follow an instruction on its line: `, align N`, function

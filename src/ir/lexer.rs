@@ -237,15 +237,16 @@ fn digits_end(b: &[u8], p: usize) -> (usize, u8) {
     }
 }
 
-/// `text[from..to]` for the fast paths of `lex`, where `from` and `to`
-/// are known to be char boundaries: `from` is at or just past the token's
-/// first byte, and `to` just past one of its identifier bytes or digits,
-/// and all of those are ASCII (the fast paths start only at ASCII bytes,
-/// which are never inside a multi-byte character, whatever offset a caller
-/// seeks to). A boundary check on each token was ~10% of lexing, so it is
-/// only checked in debug builds.
+/// `text[from..to]` for the fast paths of `lex` and of the byte matchers
+/// in `parser` and `body`, where `from` and `to` are known to be char
+/// boundaries: `from` is at or just past the token's first byte, and `to`
+/// just past one of its identifier bytes or digits, and all of those are
+/// ASCII (the fast paths start only at ASCII bytes, which are never inside
+/// a multi-byte character, whatever offset a caller seeks to). A boundary
+/// check on each token was ~10% of lexing, so it is only checked in debug
+/// builds.
 #[inline(always)]
-fn str_at(text: &str, from: usize, to: usize) -> &str {
+pub(super) fn str_at(text: &str, from: usize, to: usize) -> &str {
     debug_assert!(from <= to && to <= text.len());
     debug_assert!(text.is_char_boundary(from) && text.is_char_boundary(to));
     // SAFETY: `from <= to <= text.len()` and both are char boundaries, as

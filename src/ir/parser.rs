@@ -4,7 +4,7 @@
 //! Every recursive call goes through `enter`, which caps nesting, so no input
 //! can overflow the stack.
 
-use super::lexer::{Lexer, Tok, Token, cut};
+use super::lexer::{Lexer, Tok, Token, cut, str_at};
 use super::metadata::{MetaNode, MetaOperand};
 use super::model::{Aggregate, AggregateKind, ConstExpr, Flags, Opcode, Operand, Value};
 use super::types::{Type, TypeId, TypeTable};
@@ -701,7 +701,8 @@ impl<'a, 't> Parser<'a, 't> {
                 if end == at + 1 {
                     return None;
                 }
-                Some((self.types.named(text.get(at + 1..end)?), end))
+                // ASCII from `at` to `end`.
+                Some((self.types.named(str_at(text, at + 1, end)), end))
             }
             _ => self.word_type_at(b, at),
         }
@@ -769,7 +770,8 @@ impl<'a, 't> Parser<'a, 't> {
                 if end == v + 1 {
                     return None;
                 }
-                let name = text.get(v + 1..end)?;
+                // ASCII from `v` to `end`.
+                let name = str_at(text, v + 1, end);
                 let value = if sigil == b'%' {
                     Value::Local(name)
                 } else {
@@ -812,7 +814,8 @@ impl<'a, 't> Parser<'a, 't> {
                 if !ends_word(b, end) {
                     return None;
                 }
-                let s = text.get(v..end)?;
+                // ASCII from `v` to `end`.
+                let s = str_at(text, v, end);
                 // Eighteen digits cannot overflow an i64: folded here,
                 // cheaper than `parse`, which takes the longer ones.
                 let value = match b.get(digits..end) {

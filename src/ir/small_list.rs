@@ -26,7 +26,7 @@ impl<T, const N: usize> SmallList<T, N> {
         Self::default()
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, item: T) {
         match self {
             SmallList::Inline(inline) => {
