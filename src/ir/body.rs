@@ -391,6 +391,9 @@ fn fast_line<'a>(
         if b.get(at) != Some(&b' ') {
             return false;
         }
+        if surely_no_flag(b, at + 1) {
+            break;
+        }
         let Some((w, end)) = word_at(text, at + 1) else {
             break;
         };
@@ -435,6 +438,20 @@ fn push_in_place<'a, 'o>(
     // initialized on the line above.
     unsafe { out.set_len(out.len() + 1) };
     out.last_mut()
+}
+
+/// True when what starts at `at` is no flag `Flags::from_word` knows, as
+/// its first two bytes tell for what follows most opcodes (`i32`, `float`,
+/// `half`, `ptr`, `double`, `label`, `%T`, `<4 x T>`, `[2 x T]`): reading
+/// the word and matching it cost ~40 instructions a line.
+#[inline(always)]
+fn surely_no_flag(b: &[u8], at: usize) -> bool {
+    match (b.get(at), b.get(at + 1)) {
+        (Some(b'h' | b'p' | b'l' | b'%' | b'<' | b'['), _) => true,
+        (Some(b'i'), Some(c)) => c.is_ascii_digit(),
+        (Some(b'f'), Some(b'l')) | (Some(b'd'), Some(b'o')) => true,
+        _ => false,
+    }
 }
 
 /// A word token at `at`: the word and the offset past it.
