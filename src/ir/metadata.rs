@@ -393,6 +393,12 @@ impl<'a> MetadataTable<'a> {
         errors
     }
 
+    /// How many errors parsing nodes has recorded so far (with repeats):
+    /// whether reading some nodes found one.
+    pub fn error_count(&self) -> usize {
+        self.errors.try_borrow().map_or(0, |e| e.len())
+    }
+
     /// The number of nodes (after `finish`; before, redefinitions count).
     pub fn len(&self) -> usize {
         self.slots.len()
