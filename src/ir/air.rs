@@ -106,6 +106,12 @@ pub struct Argument<'a> {
     pub struct_fields: Vec<StructField<'a>>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unused: bool,
+    /// Which distinct description text the argument was read from (not in
+    /// the JSON): arguments with the same number are equal, so the report
+    /// writes one's text once and copies it (`report::air_json`). `None`
+    /// for a description read on its own (inline, or broken).
+    #[serde(skip)]
+    pub description: Option<u32>,
 }
 
 /// One field of `air.struct_type_info`: the layout of a buffer's struct.
@@ -352,7 +358,7 @@ fn entry_point<'a>(
                 _ => {
                     let (left, errors) = (items.left, md.error_count());
                     let mut odd_shapes = 0;
-                    let read = match md.tuple_of_into(arg, desc) {
+                    let mut read = match md.tuple_of_into(arg, desc) {
                         true => argument(md, desc, &mut odd_shapes, items, line, inner),
                         false => None,
                     };
@@ -365,6 +371,9 @@ fn entry_point<'a>(
                         && items.out_at.is_none()
                         && md.error_count() == errors
                     {
+                        if let Some(a) = &mut read {
+                            a.description = u32::try_from(memo.len()).ok();
+                        }
                         let read = ReadArgument {
                             arg: read.clone(),
                             items: left - items.left,
@@ -445,6 +454,7 @@ fn argument<'a>(
         function_constant: None,
         struct_fields: Vec::new(),
         unused: false,
+        description: None,
     };
     let int_at = |i: usize| {
         ops.get(i)
@@ -633,10 +643,21 @@ fn function_constants<'a>(m: &Module<'a>, info: &mut AirInfo<'a>) {
 mod memo_tests {
     use super::*;
 
-    /// What `air_info_with` gives, with the metadata errors it recorded.
+    /// What `air_info_with` gives, with the metadata errors it recorded,
+    /// but the arguments' `description` (checked here: the same number,
+    /// the same argument).
     fn read(text: &str, memo: bool) -> String {
         let m = crate::ir::read_module(text);
-        let info = air_info_with(&m, memo);
+        let mut info = air_info_with(&m, memo);
+        let mut described = std::collections::HashMap::new();
+        for a in info.entry_points.iter_mut().flat_map(|e| &mut e.arguments) {
+            let Some(d) = a.description.take() else {
+                continue;
+            };
+            let shown = format!("{a:?}");
+            assert_eq!(described.entry(d).or_insert_with(|| shown.clone()), &shown);
+        }
+        assert!(memo || described.is_empty());
         format!("{info:?}\n{:?}", m.metadata.take_errors())
     }
 
