@@ -145,6 +145,10 @@ fn strip_dump_wrapper(text: &str) -> (&str, u32) {
     (body, first_line)
 }
 
+/// A `define` line, looked for from every body: built once, not per body.
+static DEFINE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\ndefine "));
+
 fn module_id(text: &str) -> Option<&str> {
     let rest = text.strip_prefix("; ModuleID = '")?;
     let end = rest.find('\'')?;
@@ -862,7 +866,7 @@ fn locate_body<'a>(
 /// few times its own length.
 fn body_end(rest: &[u8]) -> (Option<usize>, Option<usize>) {
     const NEEDLE: &[u8] = b"\ndefine ";
-    let finder = memchr::memmem::Finder::new(NEEDLE);
+    let finder = &*DEFINE;
     let (mut from, mut window) = (0, 4096);
     loop {
         let to = (from + window).min(rest.len());
