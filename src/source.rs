@@ -59,10 +59,19 @@ pub struct Mapped {
     pub inlined_at: Vec<SourceLocation>,
 }
 
+/// Resolved paths by filename, then directory (looked up without copying
+/// either).
+type Memo = rustc_hash::FxHashMap<String, rustc_hash::FxHashMap<String, String>>;
+
 /// Finds source files named by debug info.
 pub struct Resolver {
     /// Folders to try, in order, after the recorded path itself.
     roots: Vec<PathBuf>,
+    /// What `resolve` gave for each (filename, directory): a module's
+    /// findings name the same few files again and again, and each look
+    /// costs up to seven `stat`s (thousands on a large module whose
+    /// sources are not on this machine).
+    resolved: std::cell::RefCell<Memo>,
 }
 
 impl Resolver {
@@ -84,12 +93,35 @@ impl Resolver {
             });
             dir = d.parent().map(Path::to_path_buf);
         }
-        Resolver { roots }
+        Resolver {
+            roots,
+            resolved: Default::default(),
+        }
     }
 
     /// The recorded path (`directory` joined with `filename` when relative),
-    /// or the first existing candidate under the roots.
+    /// or the first existing candidate under the roots, as first found for
+    /// this pair (files are taken not to come and go during a scan).
     pub fn resolve(&self, filename: &str, directory: &str) -> String {
+        if let Some(path) = self
+            .resolved
+            .borrow()
+            .get(filename)
+            .and_then(|by_directory| by_directory.get(directory))
+        {
+            return path.clone();
+        }
+        let path = self.look_up(filename, directory);
+        self.resolved
+            .borrow_mut()
+            .entry(filename.to_string())
+            .or_default()
+            .insert(directory.to_string(), path.clone());
+        path
+    }
+
+    /// `resolve`, looking on disk.
+    fn look_up(&self, filename: &str, directory: &str) -> String {
         let recorded = if Path::new(filename).is_absolute() || directory.is_empty() {
             PathBuf::from(filename)
         } else {
@@ -250,4 +282,49 @@ fn nearest_user_location(body: &Body<'_>, du: &DefUse<'_>, inst: usize) -> Optio
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A remembered path is the one looking again finds, for files found
+    /// as recorded, under a root, by their base name, or not at all.
+    #[test]
+    fn remembered_paths_are_those_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/kernels")).unwrap();
+        std::fs::write(root.join("src/kernels/a.metal"), "").unwrap();
+        std::fs::write(root.join("b.metal"), "").unwrap();
+        let ir = root.join("out/x.ll");
+        let resolver = Resolver::new(&ir, Some(root));
+        let root_text = root.display().to_string();
+        let pairs = [
+            ("a.metal", root_text.as_str()),
+            ("src/kernels/a.metal", ""),
+            ("src/kernels/a.metal", root_text.as_str()),
+            ("/elsewhere/src/kernels/a.metal", "/elsewhere"),
+            ("/elsewhere/b.metal", ""),
+            ("b.metal", "/elsewhere"),
+            ("missing.metal", "/elsewhere"),
+            ("missing.metal", ""),
+        ];
+        for _ in 0..2 {
+            for (filename, directory) in pairs {
+                let path = resolver.resolve(filename, directory);
+                assert_eq!(path, resolver.look_up(filename, directory));
+            }
+        }
+        let a = root.join("src/kernels/a.metal").display().to_string();
+        assert_eq!(resolver.resolve("src/kernels/a.metal", "/elsewhere"), a);
+        let b = root.join("b.metal").display().to_string();
+        assert_eq!(resolver.resolve("b.metal", "/elsewhere"), b);
+        // The same file name under two directories: an entry each.
+        assert_eq!(
+            resolver.resolve("missing.metal", "/elsewhere"),
+            "/elsewhere/missing.metal"
+        );
+        assert_eq!(resolver.resolve("missing.metal", ""), "missing.metal");
+    }
 }

@@ -5,6 +5,7 @@
 use super::limits::{MAX_AIR_ITEMS, MAX_DIAGNOSTICS};
 use super::metadata::{MetaOperand, MetadataTable};
 use super::model::{Diagnostic, Module};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 /// Named-metadata lists that declare entry points, with the stage each names.
@@ -105,6 +106,12 @@ pub struct Argument<'a> {
     pub struct_fields: Vec<StructField<'a>>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unused: bool,
+    /// Which distinct description text the argument was read from (not in
+    /// the JSON): arguments with the same number are equal, so the report
+    /// writes one's text once and copies it (`report::air_json`). `None`
+    /// for a description read on its own (inline, or broken).
+    #[serde(skip)]
+    pub description: Option<u32>,
 }
 
 /// One field of `air.struct_type_info`: the layout of a buffer's struct.
@@ -169,13 +176,22 @@ fn warn(diags: &mut Vec<Diagnostic>, line: u32, message: impl Into<String>) {
 
 /// Interprets the AIR metadata of `m`.
 pub fn air_info<'a>(m: &Module<'a>) -> AirInfo<'a> {
+    air_info_with(m, true)
+}
+
+/// `air_info`, reading each argument description afresh when `memo` is
+/// false: what the memo must agree with.
+fn air_info_with<'a>(m: &Module<'a>, memo: bool) -> AirInfo<'a> {
     let mut info = AirInfo::default();
     let md = &m.metadata;
     let mut items = Items {
         left: MAX_AIR_ITEMS,
         out_at: None,
     };
-    let mut bufs = Buffers::default();
+    let mut bufs = Buffers {
+        memo: memo.then(Default::default),
+        ..Default::default()
+    };
     'lists: for (list, stage) in ENTRY_POINT_LISTS {
         let Some(named) = m.named(list) else { continue };
         for id in &named.nodes {
@@ -262,7 +278,7 @@ fn strings_of<'a>(m: &Module<'a>, name: &str) -> Vec<&'a str> {
 }
 
 /// Operand buffers reused from one argument description to the next
-/// (see `MetadataTable::tuple_of_into`).
+/// (see `MetadataTable::tuple_of_into`), and the arguments read so far.
 #[derive(Default)]
 struct Buffers<'a> {
     /// An entry point's argument list.
@@ -271,6 +287,22 @@ struct Buffers<'a> {
     desc: Vec<MetaOperand<'a>>,
     /// A node a description names (struct layout, function constant).
     inner: Vec<MetaOperand<'a>>,
+    /// What each description read so far gave, by its text (`None`: not
+    /// kept). Template instantiations repeat the same descriptions kernel
+    /// after kernel, under new ids in a merged or linked module (a sixth
+    /// of the distinct texts on the corpus), and reading one was ~3,500
+    /// instructions. The same text names the same nodes, so it gives the
+    /// same argument.
+    memo: Option<FxHashMap<&'a str, ReadArgument<'a>>>,
+}
+
+/// What reading one argument description gave and did, to do it again.
+struct ReadArgument<'a> {
+    arg: Option<Argument<'a>>,
+    /// Items it took from the budget (its struct fields).
+    items: usize,
+    /// Times it warned that a struct layout has an unexpected shape.
+    odd_shapes: u32,
 }
 
 fn entry_point<'a>(
@@ -292,7 +324,12 @@ fn entry_point<'a>(
     };
     // Kernels: !{fn, !{}, !{args...}, props...}; vertex and fragment:
     // !{fn, !{outputs...}, !{inputs...}, props...}.
-    let Buffers { args, desc, inner } = bufs;
+    let Buffers {
+        args,
+        desc,
+        inner,
+        memo,
+    } = bufs;
     if let Some(op) = ops.get(2)
         && md.tuple_of_into(op, args)
     {
@@ -303,9 +340,49 @@ fn entry_point<'a>(
             if !items.take(line) {
                 break;
             }
-            let read = match md.tuple_of_into(arg, desc) {
-                true => argument(md, desc, diags, line, items, inner),
-                false => None,
+            let text = match (arg, memo.as_ref()) {
+                (MetaOperand::Ref(id), Some(_)) => md.node_text(*id),
+                _ => None,
+            };
+            let known = text.and_then(|t| memo.as_ref()?.get(t));
+            let read = match known {
+                // Done again only where all it did can be: the budget may
+                // run out in its struct fields this time.
+                Some(known) if known.items <= items.left => {
+                    items.left -= known.items;
+                    for _ in 0..known.odd_shapes {
+                        warn(diags, line, ODD_SHAPE);
+                    }
+                    known.arg.clone()
+                }
+                _ => {
+                    let (left, errors) = (items.left, md.error_count());
+                    let mut odd_shapes = 0;
+                    let mut read = match md.tuple_of_into(arg, desc) {
+                        true => argument(md, desc, &mut odd_shapes, items, line, inner),
+                        false => None,
+                    };
+                    for _ in 0..odd_shapes {
+                        warn(diags, line, ODD_SHAPE);
+                    }
+                    // Not kept when the budget ran out in it, or a node it
+                    // read was broken (its error is recorded at each read).
+                    if let (Some(text), Some(memo)) = (text, memo.as_mut())
+                        && items.out_at.is_none()
+                        && md.error_count() == errors
+                    {
+                        if let Some(a) = &mut read {
+                            a.description = u32::try_from(memo.len()).ok();
+                        }
+                        let read = ReadArgument {
+                            arg: read.clone(),
+                            items: left - items.left,
+                            odd_shapes,
+                        };
+                        memo.insert(text, read);
+                    }
+                    read
+                }
             };
             match read {
                 Some(a) => ep.arguments.push(a),
@@ -348,12 +425,17 @@ fn classify(tag: &str) -> ArgumentKind {
     }
 }
 
+/// The warning of a struct layout `struct_fields` cannot read.
+const ODD_SHAPE: &str = "air.struct_type_info has an unexpected shape";
+
+/// The argument a description's operands `ops` give, counting in
+/// `odd_shapes` the struct layouts of an unexpected shape.
 fn argument<'a>(
     md: &MetadataTable<'a>,
     ops: &[MetaOperand<'a>],
-    diags: &mut Vec<Diagnostic>,
-    line: u32,
+    odd_shapes: &mut u32,
     items: &mut Items,
+    line: u32,
     inner: &mut Vec<MetaOperand<'a>>,
 ) -> Option<Argument<'a>> {
     let index = ops.first()?.as_int()?.clamp(0, u32::MAX as i64) as u32;
@@ -372,6 +454,7 @@ fn argument<'a>(
         function_constant: None,
         struct_fields: Vec::new(),
         unused: false,
+        description: None,
     };
     let int_at = |i: usize| {
         ops.get(i)
@@ -426,7 +509,7 @@ fn argument<'a>(
                 if let Some(o) = ops.get(i)
                     && md.tuple_of_into(o, inner)
                 {
-                    arg.struct_fields = struct_fields(inner, diags, line, items);
+                    arg.struct_fields = struct_fields(inner, odd_shapes, line, items);
                 }
                 i += 1;
             }
@@ -453,10 +536,10 @@ fn argument<'a>(
 }
 
 /// `air.struct_type_info` is a flat list of (offset, size, count, type name,
-/// field name) groups.
+/// field name) groups; `odd_shapes` counts one when they are not.
 fn struct_fields<'a>(
     ops: &[MetaOperand<'a>],
-    diags: &mut Vec<Diagnostic>,
+    odd_shapes: &mut u32,
     line: u32,
     items: &mut Items,
 ) -> Vec<StructField<'a>> {
@@ -495,7 +578,7 @@ fn struct_fields<'a>(
         }
     }
     if i < ops.len() && i + 5 > ops.len() && out.is_empty() {
-        warn(diags, line, "air.struct_type_info has an unexpected shape");
+        *odd_shapes += 1;
     }
     out
 }
@@ -553,5 +636,82 @@ fn function_constants<'a>(m: &Module<'a>, info: &mut AirInfo<'a>) {
                 }),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod memo_tests {
+    use super::*;
+
+    /// What `air_info_with` gives, with the metadata errors it recorded,
+    /// but the arguments' `description` (checked here: the same number,
+    /// the same argument).
+    fn read(text: &str, memo: bool) -> String {
+        let m = crate::ir::read_module(text);
+        let mut info = air_info_with(&m, memo);
+        let mut described = std::collections::HashMap::new();
+        for a in info.entry_points.iter_mut().flat_map(|e| &mut e.arguments) {
+            let Some(d) = a.description.take() else {
+                continue;
+            };
+            let shown = format!("{a:?}");
+            assert_eq!(described.entry(d).or_insert_with(|| shown.clone()), &shown);
+        }
+        assert!(memo || described.is_empty());
+        format!("{info:?}\n{:?}", m.metadata.take_errors())
+    }
+
+    /// The memo gives what reading every description gives: on every
+    /// fixture, and on descriptions repeated under new ids that name a
+    /// struct layout (of an odd shape, twice), a function constant, a
+    /// broken node and a missing one.
+    #[test]
+    fn memo_gives_what_reading_gives() {
+        let repeated = "\
+!air.kernel = !{!1, !2, !3}
+!1 = !{ptr @a, !{}, !10}
+!2 = !{ptr @b, !{}, !20}
+!3 = !{ptr @c, !{}, !10, !{!\"air.max_work_group_size\", i32 64}}
+!10 = !{!11, !12, !13, !14, !15, !11}
+!20 = !{!21, !22, !23, !24, !25, !99}
+!11 = !{i32 0, !\"air.buffer\", !\"air.struct_type_info\", !30, !\"air.struct_type_info\", !30, !\"air.arg_name\", !\"s\"}
+!21 = !{i32 0, !\"air.buffer\", !\"air.struct_type_info\", !30, !\"air.struct_type_info\", !30, !\"air.arg_name\", !\"s\"}
+!12 = !{i32 1, !\"air.function_constant\", !31, !\"air.buffer\", !\"air.arg_name\", !\"f\"}
+!22 = !{i32 1, !\"air.function_constant\", !31, !\"air.buffer\", !\"air.arg_name\", !\"f\"}
+!13 = !{i32 2, !\"air.buffer\", !\"air.struct_type_info\", !32}
+!23 = !{i32 2, !\"air.buffer\", !\"air.struct_type_info\", !32}
+!14 = !{!\"no index\"}
+!24 = !{!\"no index\"}
+!15 = !{i32 4, !\"air.buffer\", !\"air.struct_type_info\", !33, !\"air.arg_name\", !\"x\"}
+!25 = !{i32 4, !\"air.buffer\", !\"air.struct_type_info\", !33, !\"air.arg_name\", !\"x\"}
+!30 = !{i32 0, i32 4, i32 0, !\"int\"}
+!31 = !{ptr addrspace(2) @fc, !\"bool\", !\"use_f\"}
+!32 = !{i32 0, i32 4, i32 0, !\"int\", !\"a\", i32 4, i32 4, i32 0, !\"int\", !\"b\"}
+!33 = !{i32 0, i32 4, i32 0, !\"int\", !\"a\", bogus}
+";
+        let on = read(repeated, true);
+        assert_eq!(on, read(repeated, false));
+        // What the fixture is for: each case is there.
+        assert_eq!(on.matches("unexpected shape").count(), 10, "{on}");
+        assert_eq!(on.matches("use_f").count(), 3, "{on}");
+        assert_eq!(on.matches("has no readable").count(), 4, "{on}");
+        assert!(on.contains("bogus"), "{on}");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = 0;
+        let mut dirs = vec![root.join("testdata"), root.join("../shared/corpus")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "ll")
+                    && let Ok(text) = std::fs::read_to_string(&path)
+                {
+                    assert_eq!(read(&text, true), read(&text, false), "{path:?}");
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 20, "{files} files");
     }
 }

@@ -123,28 +123,47 @@ pub fn function_constant_json(fc: &ir::air::FunctionConstant<'_>) -> CompactJson
 /// The text of each distinct argument written so far (all at the same
 /// depth): a library's template instantiations repeat the same argument
 /// descriptions from kernel to kernel, and a copy costs a fraction of
-/// writing one again.
+/// writing one again. Found by the description the argument was read from
+/// (`Argument::description`), else by its fields: hashing every
+/// argument's fields cost half as much as writing it.
 #[derive(Default)]
 pub struct ArgumentTexts<'r, 'a> {
     seen: FxHashMap<SameArgument<'r, 'a>, std::ops::Range<usize>>,
+    /// By `Argument::description`.
+    described: Vec<Option<std::ops::Range<usize>>>,
     text: Vec<u8>,
 }
 
 impl<'r, 'a> ArgumentTexts<'r, 'a> {
     fn write(&mut self, p: &mut Pretty<'_>, a: &'r ir::air::Argument<'a>) {
-        if let Some(text) = self
-            .seen
-            .get(&SameArgument(a))
-            .and_then(|r| self.text.get(r.clone()))
-        {
-            p.copy(text);
-            return;
+        let description = a.description.map(|d| d as usize);
+        let known = match description.and_then(|d| self.described.get(d).cloned()?) {
+            Some(range) => Some(range),
+            None => self.seen.get(&SameArgument(a)).cloned(),
+        };
+        let range = match known.and_then(|r| Some((self.text.get(r.clone())?, r))) {
+            Some((text, range)) => {
+                p.copy(text);
+                range
+            }
+            None => {
+                let start = p.mark();
+                write_argument(p, a);
+                let from = self.text.len();
+                self.text.extend_from_slice(p.since(start));
+                let range = from..self.text.len();
+                self.seen.insert(SameArgument(a), range.clone());
+                range
+            }
+        };
+        if let Some(d) = description {
+            if self.described.len() <= d {
+                self.described.resize(d + 1, None);
+            }
+            if let Some(slot) = self.described.get_mut(d) {
+                *slot = Some(range);
+            }
         }
-        let start = p.mark();
-        write_argument(p, a);
-        let from = self.text.len();
-        self.text.extend_from_slice(p.since(start));
-        self.seen.insert(SameArgument(a), from..self.text.len());
     }
 }
 
