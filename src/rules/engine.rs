@@ -346,8 +346,9 @@ pub fn matches_into(
         let block = ctx.du.block_of(i);
         // Every check is pure, so their order changes no result, only the
         // work: the cheap ones on the instruction come first, the ones that
-        // build an analysis (control dependence, loops, users for a chain)
-        // last. A hook that wants to know whether a match is conditional
+        // build an analysis (users for a chain, control dependence, loops)
+        // last; a chain usually fails at its first step, before the
+        // post-dominators `in_conditional` needs are built. A hook that wants to know whether a match is conditional
         // asks `ctx.cf.control_deps()`; filling a field for every match made
         // post-dominators of most functions for nothing. The divergence
         // check alone has a budget per function: it must see the same
@@ -373,11 +374,6 @@ pub fn matches_into(
         if !through_helper && !m.operand.iter().all(|o| operand_matches(o, ctx, i, inst)) {
             continue;
         }
-        if m.in_divergent_block.is_none()
-            && m.in_conditional.is_some_and(|want| want != conditional())
-        {
-            continue;
-        }
         let Some(chain) = chain_from(ctx, i, &m.chain, scratch) else {
             continue;
         };
@@ -395,6 +391,11 @@ pub fn matches_into(
             reached,
         };
         if !through_helper && !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
+            continue;
+        }
+        if m.in_divergent_block.is_none()
+            && m.in_conditional.is_some_and(|want| want != conditional())
+        {
             continue;
         }
         // Loops are built on first use: only for a match that survives
@@ -486,6 +487,7 @@ pub fn scalar_is(types: &TypeTable<'_>, ty: TypeId, names: &[String]) -> bool {
 }
 
 /// Whether the scalar of `ty` is in `set`: `scalar_is` on parsed names.
+#[inline]
 fn scalar_in(types: &TypeTable<'_>, ty: TypeId, set: &ScalarSet) -> bool {
     match types.get(types.scalar_of(ty)) {
         Type::Half => set.half,
@@ -554,6 +556,7 @@ pub fn is_indirect_call(inst: &Instruction<'_>) -> bool {
     false
 }
 
+#[inline]
 fn int_bits_match(bits: &[u32], ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
     ctx.module
         .types
@@ -725,10 +728,11 @@ fn step_ends(
 
 /// Whether `value` reaches `user` in the position the step asks for.
 fn arrives_as(step: &ChainStep, user: &Instruction<'_>, value: &str) -> bool {
+    // Compared by name: building a `Value` to compare cost more than the step.
     let at = |i: usize| {
         user.operands
             .get(i)
-            .is_some_and(|o| o.value == Value::Local(value))
+            .is_some_and(|o| matches!(o.value, Value::Local(n) if n == value))
     };
     match (step.operand, step.role.as_deref()) {
         (Some(i), _) => at(i),
