@@ -20,6 +20,8 @@ pub struct CallGraph<'a> {
     pub entries: FxHashMap<usize, usize>,
     /// `reaching` answers, by the names asked about.
     reaching_memo: RefCell<Vec<Reaching>>,
+    /// `table` answers, by their callers' keys.
+    tables: RefCell<Vec<(usize, Rc<[bool]>)>>,
     /// Functions in an order where callers come before callees (recursion,
     /// which Metal forbids, is broken arbitrarily).
     pub order: Vec<usize>,
@@ -86,6 +88,7 @@ impl<'a> CallGraph<'a> {
             index_of: by_name,
             entries,
             reaching_memo: RefCell::default(),
+            tables: RefCell::default(),
             order,
             reached_by,
         }
@@ -132,6 +135,18 @@ impl<'a> CallGraph<'a> {
             .borrow_mut()
             .push((key.to_vec(), reach.clone()));
         reach
+    }
+
+    /// A table over the module's functions that `make` gives the first time
+    /// `key` asks, kept for the next function: the rules keep one per
+    /// pattern with `calls` (`rules::engine`), keyed by its address.
+    pub fn table(&self, key: usize, make: impl FnOnce() -> Rc<[bool]>) -> Rc<[bool]> {
+        if let Some((_, t)) = self.tables.borrow().iter().find(|(k, _)| *k == key) {
+            return t.clone();
+        }
+        let t = make();
+        self.tables.borrow_mut().push((key, t.clone()));
+        t
     }
 
     /// The first function whose name `is_target` accepts that `from` names,

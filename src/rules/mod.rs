@@ -468,8 +468,8 @@ pub fn run(
     path: &Arc<str>,
     out: &mut Vec<Finding>,
 ) {
-    let index = engine::Candidates::new(ctx.body, ctx.du.opcodes());
     let mut scratch = engine::Scratch::take();
+    let index = engine::Candidates::new(ctx.body, ctx.du.opcodes(), ctx.graph, &mut scratch);
     let mut matched = std::mem::take(&mut scratch.matched);
     let mut fingerprints = Fingerprints::default();
     // Made on the first finding, then shared by the function's findings.
@@ -532,6 +532,7 @@ pub fn run(
             });
         }
     }
+    index.recycle(&mut scratch);
     scratch.matched = matched;
     scratch.put_back();
 }
