@@ -218,12 +218,16 @@ impl<'a> DefUse<'a> {
         defs.reserve(2 * n);
         for inst in &body.instructions {
             starts.push(defs.len() as u32);
-            defs.extend(inst.operands.iter().map(|op| match op.value {
-                Value::Local(name) => self.slot(name).map_or(undefined, |s| s + 1),
-                Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
-                Value::Label(_) | Value::Metadata(_) => empty,
-                _ => 0,
-            }));
+            // A loop of pushes, not `extend`: that was a call per
+            // instruction, which cost more than its one to three operands.
+            for op in inst.operands.iter() {
+                defs.push(match op.value {
+                    Value::Local(name) => self.slot(name).map_or(undefined, |s| s + 1),
+                    Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
+                    Value::Label(_) | Value::Metadata(_) => empty,
+                    _ => 0,
+                });
+            }
         }
         starts.push(defs.len() as u32);
         (self.operand_starts, self.operand_defs) = (starts, defs);
