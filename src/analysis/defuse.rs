@@ -116,6 +116,25 @@ fn number(name: &str, limit: usize) -> Option<usize> {
     (n < limit).then_some(n)
 }
 
+/// Records that `name` is the value in `slot`: in `numbered` (whose length
+/// is the limit of `number`) or, for another name, in `named`. A name
+/// defined twice keeps its last definition, as a map would. Inlined: it
+/// runs for every parameter and instruction result.
+#[inline(always)]
+fn define<'a>(
+    numbered: &mut [u32],
+    named: &mut FxHashMap<&'a str, u32>,
+    name: &'a str,
+    slot: usize,
+) {
+    match number(name, numbered.len()) {
+        Some(k) => numbered[k] = slot as u32 + 1,
+        None => {
+            named.insert(name, slot as u32);
+        }
+    }
+}
+
 #[inline(always)]
 fn digit(c: u8) -> Option<usize> {
     let d = c.wrapping_sub(b'0');
@@ -159,16 +178,9 @@ impl<'a> DefUse<'a> {
         let mut numbered = spare_u32();
         numbered.resize(limit, 0);
         let mut named = FxHashMap::default();
-        // A name defined twice keeps its last definition, as a map would.
-        let mut define = |name: &'a str, slot: usize| match number(name, limit) {
-            Some(k) => numbered[k] = slot as u32 + 1,
-            None => {
-                named.insert(name, slot as u32);
-            }
-        };
         for (slot, p) in function.params.iter().enumerate() {
             if let Some(name) = p.name {
-                define(name, slot);
+                define(&mut numbered, &mut named, name, slot);
             }
         }
         // The opcodes, which later analyses read here, not from the large
@@ -180,7 +192,7 @@ impl<'a> DefUse<'a> {
         opcodes.extend(body.instructions.iter().map(|i| i.opcode));
         for (i, inst) in body.instructions.iter().enumerate() {
             if let Some(name) = inst.result {
-                define(name, params + i);
+                define(&mut numbered, &mut named, name, params + i);
             }
         }
         let mut du = DefUse {
@@ -233,7 +245,7 @@ impl<'a> DefUse<'a> {
         (self.operand_starts, self.operand_defs) = (starts, defs);
     }
 
-    #[inline]
+    #[inline(always)]
     fn slot(&self, name: &str) -> Option<u32> {
         match number(name, self.numbered.len()) {
             Some(k) => self.numbered[k].checked_sub(1),
