@@ -92,7 +92,7 @@ pub(crate) fn give_u32(mut v: Vec<u32>) {
 /// `%12` is numbered 12; `%012` or `%x` are names. Numbers past `limit`
 /// are names too, so a hostile `%4000000000` costs no table.
 #[inline(always)]
-fn number(name: &str, limit: usize) -> Option<usize> {
+pub(crate) fn number(name: &str, limit: usize) -> Option<usize> {
     // Every operand and result is parsed: the short forms, nearly all,
     // without a loop.
     let n = match *name.as_bytes() {

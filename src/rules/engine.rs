@@ -563,7 +563,7 @@ pub fn scalar_is(types: &TypeTable<'_>, ty: TypeId, names: &[String]) -> bool {
 }
 
 /// Whether the scalar of `ty` is in `set`: `scalar_is` on parsed names.
-#[inline]
+#[inline(always)]
 fn scalar_in(types: &TypeTable<'_>, ty: TypeId, set: &ScalarSet) -> bool {
     match types.get(types.scalar_of(ty)) {
         Type::Half => set.half,
