@@ -20,6 +20,8 @@ pub struct CallGraph<'a> {
     pub entries: FxHashMap<usize, usize>,
     /// `reaching` answers, by the names asked about.
     reaching_memo: RefCell<Vec<Reaching>>,
+    /// `table` answers, by their callers' keys.
+    tables: RefCell<Vec<(usize, Rc<[bool]>)>>,
     /// Functions in an order where callers come before callees (recursion,
     /// which Metal forbids, is broken arbitrarily).
     pub order: Vec<usize>,
@@ -86,6 +88,7 @@ impl<'a> CallGraph<'a> {
             index_of: by_name,
             entries,
             reaching_memo: RefCell::default(),
+            tables: RefCell::default(),
             order,
             reached_by,
         }
@@ -134,6 +137,18 @@ impl<'a> CallGraph<'a> {
         reach
     }
 
+    /// A table over the module's functions that `make` gives the first time
+    /// `key` asks, kept for the next function: the rules keep one per
+    /// pattern with `calls` (`rules::engine`), keyed by its address.
+    pub fn table(&self, key: usize, make: impl FnOnce() -> Rc<[bool]>) -> Rc<[bool]> {
+        if let Some((_, t)) = self.tables.borrow().iter().find(|(k, _)| *k == key) {
+            return t.clone();
+        }
+        let t = make();
+        self.tables.borrow_mut().push((key, t.clone()));
+        t
+    }
+
     /// The first function whose name `is_target` accepts that `from` names,
     /// directly or through functions of the module, depth first in the
     /// order each names them; each function is visited once.
@@ -165,6 +180,19 @@ impl<'a> CallGraph<'a> {
     }
 }
 
+/// The bytes of an unquoted `@name`, by table: every name of every body is
+/// read this way, a byte at a time.
+const NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b'-');
+        b += 1;
+    }
+    t
+};
+
 /// Functions named by `@name` anywhere in a body's text.
 fn referenced_functions(text: &str, by_name: &FxHashMap<&str, usize>) -> Vec<usize> {
     let bytes = text.as_bytes();
@@ -176,9 +204,7 @@ fn referenced_functions(text: &str, by_name: &FxHashMap<&str, usize>) -> Vec<usi
         } else {
             let end = rest
                 .bytes()
-                .position(|b| {
-                    !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-'))
-                })
+                .position(|b| !NAME_BYTES[b as usize])
                 .unwrap_or(rest.len());
             &rest[..end]
         };

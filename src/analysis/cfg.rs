@@ -299,20 +299,17 @@ impl<'a> LabelIndex<'a> {
         }
     }
 
-    fn number(label: &str) -> Option<usize> {
-        let b = label.as_bytes();
-        if b.is_empty() || b.len() > 9 || (b.len() > 1 && b[0] == b'0') {
-            return None;
-        }
-        b.iter().try_fold(0usize, |acc, &c| {
-            c.is_ascii_digit().then(|| acc * 10 + usize::from(c - b'0'))
-        })
+    /// The number of a numbered label below the table's length (LLVM's
+    /// rules, as `DefUse` reads value names: digits, no leading zero).
+    #[inline(always)]
+    fn number(&self, label: &str) -> Option<usize> {
+        super::defuse::number(label, self.numbered.len())
     }
 
     /// Records `label` for `block`; false if it was already defined (the
     /// first definition stays).
     fn insert(&mut self, label: &'a str, block: usize) -> bool {
-        if let Some(k) = Self::number(label)
+        if let Some(k) = self.number(label)
             && let Some(slot) = self.numbered.get_mut(k)
         {
             if *slot != 0 {
@@ -331,7 +328,7 @@ impl<'a> LabelIndex<'a> {
     }
 
     fn get(&self, label: &str) -> Option<usize> {
-        if let Some(k) = Self::number(label)
+        if let Some(k) = self.number(label)
             && let Some(&slot) = self.numbered.get(k)
         {
             return (slot as usize).checked_sub(1);

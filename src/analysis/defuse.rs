@@ -92,7 +92,7 @@ pub(crate) fn give_u32(mut v: Vec<u32>) {
 /// `%12` is numbered 12; `%012` or `%x` are names. Numbers past `limit`
 /// are names too, so a hostile `%4000000000` costs no table.
 #[inline(always)]
-fn number(name: &str, limit: usize) -> Option<usize> {
+pub(crate) fn number(name: &str, limit: usize) -> Option<usize> {
     // Every operand and result is parsed: the short forms, nearly all,
     // without a loop.
     let n = match *name.as_bytes() {
@@ -114,6 +114,25 @@ fn number(name: &str, limit: usize) -> Option<usize> {
         }
     };
     (n < limit).then_some(n)
+}
+
+/// Records that `name` is the value in `slot`: in `numbered` (whose length
+/// is the limit of `number`) or, for another name, in `named`. A name
+/// defined twice keeps its last definition, as a map would. Inlined: it
+/// runs for every parameter and instruction result.
+#[inline(always)]
+fn define<'a>(
+    numbered: &mut [u32],
+    named: &mut FxHashMap<&'a str, u32>,
+    name: &'a str,
+    slot: usize,
+) {
+    match number(name, numbered.len()) {
+        Some(k) => numbered[k] = slot as u32 + 1,
+        None => {
+            named.insert(name, slot as u32);
+        }
+    }
 }
 
 #[inline(always)]
@@ -159,16 +178,9 @@ impl<'a> DefUse<'a> {
         let mut numbered = spare_u32();
         numbered.resize(limit, 0);
         let mut named = FxHashMap::default();
-        // A name defined twice keeps its last definition, as a map would.
-        let mut define = |name: &'a str, slot: usize| match number(name, limit) {
-            Some(k) => numbered[k] = slot as u32 + 1,
-            None => {
-                named.insert(name, slot as u32);
-            }
-        };
         for (slot, p) in function.params.iter().enumerate() {
             if let Some(name) = p.name {
-                define(name, slot);
+                define(&mut numbered, &mut named, name, slot);
             }
         }
         // The opcodes, which later analyses read here, not from the large
@@ -180,7 +192,7 @@ impl<'a> DefUse<'a> {
         opcodes.extend(body.instructions.iter().map(|i| i.opcode));
         for (i, inst) in body.instructions.iter().enumerate() {
             if let Some(name) = inst.result {
-                define(name, params + i);
+                define(&mut numbered, &mut named, name, params + i);
             }
         }
         let mut du = DefUse {
@@ -218,18 +230,22 @@ impl<'a> DefUse<'a> {
         defs.reserve(2 * n);
         for inst in &body.instructions {
             starts.push(defs.len() as u32);
-            defs.extend(inst.operands.iter().map(|op| match op.value {
-                Value::Local(name) => self.slot(name).map_or(undefined, |s| s + 1),
-                Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
-                Value::Label(_) | Value::Metadata(_) => empty,
-                _ => 0,
-            }));
+            // A loop of pushes, not `extend`: that was a call per
+            // instruction, which cost more than its one to three operands.
+            for op in inst.operands.iter() {
+                defs.push(match op.value {
+                    Value::Local(name) => self.slot(name).map_or(undefined, |s| s + 1),
+                    Value::Expr(_) | Value::Aggregate(_) | Value::Splat(_) => compound,
+                    Value::Label(_) | Value::Metadata(_) => empty,
+                    _ => 0,
+                });
+            }
         }
         starts.push(defs.len() as u32);
         (self.operand_starts, self.operand_defs) = (starts, defs);
     }
 
-    #[inline]
+    #[inline(always)]
     fn slot(&self, name: &str) -> Option<u32> {
         match number(name, self.numbered.len()) {
             Some(k) => self.numbered[k].checked_sub(1),

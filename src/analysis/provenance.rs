@@ -281,17 +281,33 @@ impl Provenance {
             Class::Varying | Class::Mixed => {
                 &[OriginKind::Builtin, OriginKind::Memory, OriginKind::Field]
             }
-            _ => &[],
+            _ => return None,
         };
-        let all: Vec<Origin> = self.origins().collect();
-        wanted
-            .iter()
-            .find_map(|k| all.iter().find(|o| o.kind == *k).cloned())
+        self.first_of_kinds(wanted)
     }
 
     /// The first origin of kind `kind`.
     pub fn origin_of(&self, kind: OriginKind) -> Option<Origin> {
-        self.origins().find(|o| o.kind == kind)
+        self.first_of_kinds(&[kind])
+    }
+
+    /// The first origin of the first of `kinds` that has one, looked at in
+    /// the table: only that origin is copied (copying every origin to
+    /// choose one cost most of a divide finding's description).
+    fn first_of_kinds(&self, kinds: &[OriginKind]) -> Option<Origin> {
+        ORIGINS.with(|t| {
+            let t = t.borrow();
+            let of = |id: u32| t.0.get(id.checked_sub(1)? as usize);
+            kinds
+                .iter()
+                .find_map(|k| {
+                    self.origins
+                        .iter()
+                        .filter_map(|&id| of(id))
+                        .find(|o| o.kind == *k)
+                })
+                .cloned()
+        })
     }
 }
 

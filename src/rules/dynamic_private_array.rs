@@ -25,28 +25,32 @@ fn constant(v: &Value<'_>) -> bool {
     matches!(v, Value::Int(_) | Value::Bool(_) | Value::ZeroInitializer)
 }
 
-/// Whether `v` becomes a constant once the pipeline is built and loops with
-/// constant trip counts are unrolled: literals, values computed from function
-/// constants, and counters of such loops combined with them.
-/// `stack` is a buffer the caller reuses from one index to the next.
-fn unrolls_to_constant<'b, 'a>(
-    ctx: &FunctionContext<'b, 'a>,
-    v: &'b Value<'a>,
-    stack: &mut Vec<(&'b Value<'a>, u32)>,
+/// Whether operand `j` of instruction `i` becomes a constant once the
+/// pipeline is built and loops with constant trip counts are unrolled:
+/// literals, values computed from function constants, and counters of such
+/// loops combined with them. Values are followed by position (`DefUse`
+/// operand codes), not looked up by name. `stack` is a buffer the caller
+/// reuses from one index to the next.
+fn unrolls_to_constant(
+    ctx: &FunctionContext<'_, '_>,
+    (i, j): (usize, usize),
+    stack: &mut Vec<(usize, usize, u32)>,
 ) -> bool {
-    // The values stay borrowed from the body: cloning each was most of the cost.
     stack.clear();
-    stack.push((v, 0u32));
+    stack.push((i, j, 0u32));
     let mut seen = 0usize;
-    while let Some((v, depth)) = stack.pop() {
+    while let Some((i, j, depth)) = stack.pop() {
         seen += 1;
         if depth > 16 || seen > 64 {
             return false;
         }
-        if constant(v) {
+        let Some(op) = ctx.body.instructions.get(i).and_then(|x| x.operands.get(j)) else {
+            return false;
+        };
+        if constant(&op.value) {
             continue;
         }
-        let Some(Def::Inst(d)) = ctx.du.def_of(v) else {
+        let Some(Def::Inst(d)) = ctx.du.operand(i, j) else {
             return false;
         };
         let Some(inst) = ctx.body.instructions.get(d) else {
@@ -59,8 +63,8 @@ fn unrolls_to_constant<'b, 'a>(
         }
         match inst.opcode {
             Opcode::ZExt | Opcode::SExt | Opcode::Trunc => {
-                if let Some(o) = inst.operands.first() {
-                    stack.push((&o.value, depth + 1));
+                if !inst.operands.is_empty() {
+                    stack.push((d, 0, depth + 1));
                 }
             }
             Opcode::Add
@@ -71,8 +75,8 @@ fn unrolls_to_constant<'b, 'a>(
             | Opcode::And
             | Opcode::LShr
             | Opcode::AShr => {
-                for o in &inst.operands {
-                    stack.push((&o.value, depth + 1));
+                for k in 0..inst.operands.len() {
+                    stack.push((d, k, depth + 1));
                 }
             }
             Opcode::Phi => {
@@ -100,17 +104,45 @@ fn counter_of_constant_loop(ctx: &FunctionContext<'_, '_>, phi: usize) -> bool {
             .is_some()
 }
 
+/// `dynamic_access`'s buffers, kept per thread: most arrays are rejected
+/// (their indices unroll), and growing fresh buffers for each cost more
+/// than the walk.
+#[derive(Default)]
+struct Buffers {
+    frontier: Vec<usize>,
+    stack: Vec<(usize, usize, u32)>,
+    unrolled: Vec<u32>,
+}
+
+thread_local! {
+    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::default();
+}
+
 /// The first GEP into the alloca whose non-constant index stays dynamic
 /// after unrolling (its index in the body), with that index.
 fn dynamic_access<'b, 'a>(
     ctx: &'b FunctionContext<'_, 'a>,
     alloca: usize,
 ) -> Option<(usize, &'b Value<'a>)> {
-    let mut frontier = vec![alloca];
-    let mut stack = Vec::new();
+    let mut b = BUFFERS.try_with(std::cell::Cell::take).unwrap_or_default();
+    let found = dynamic_access_with(ctx, alloca, &mut b);
+    let _ = BUFFERS.try_with(|c| c.set(b));
+    found
+}
+
+fn dynamic_access_with<'b, 'a>(
+    ctx: &'b FunctionContext<'_, 'a>,
+    alloca: usize,
+    b: &mut Buffers,
+) -> Option<(usize, &'b Value<'a>)> {
+    b.frontier.clear();
+    b.frontier.push(alloca);
+    // Indices (operand codes) already found to unroll to constants: the
+    // GEPs into one array mostly share a loop counter.
+    b.unrolled.clear();
     let mut visits = 0;
-    while let Some(cur) = frontier.pop() {
-        let result = ctx.body.instructions.get(cur)?.result?;
+    while let Some(cur) = b.frontier.pop() {
+        ctx.body.instructions.get(cur)?.result?;
         for u in ctx.du.users(Def::Inst(cur)) {
             visits += 1;
             if visits > MAX_USERS {
@@ -119,20 +151,31 @@ fn dynamic_access<'b, 'a>(
             let Some(user) = ctx.body.instructions.get(u) else {
                 continue;
             };
-            let is_base = user.operands.first().map(|o| &o.value) == Some(&Value::Local(result));
-            if !is_base {
+            // The base pointer is `cur`: by its operand code, as `users` found it.
+            if ctx.du.operand(u, 0) != Some(Def::Inst(cur)) {
                 continue;
             }
             match user.opcode {
-                Opcode::BitCast | Opcode::AddrSpaceCast => frontier.push(u),
+                Opcode::BitCast | Opcode::AddrSpaceCast => b.frontier.push(u),
                 Opcode::GetElementPtr => {
-                    let dynamic = user.operands.iter().skip(1).find(|o| {
-                        matches!(o.value, Value::Local(_))
-                            && !unrolls_to_constant(ctx, &o.value, &mut stack)
+                    let codes = ctx.du.operand_row(u);
+                    let dynamic = (1..user.operands.len()).find(|&j| {
+                        if !matches!(user.operands[j].value, Value::Local(_)) {
+                            return false;
+                        }
+                        let code = codes.get(j).copied();
+                        if code.is_some_and(|c| b.unrolled.contains(&c)) {
+                            return false;
+                        }
+                        let dynamic = !unrolls_to_constant(ctx, (u, j), &mut b.stack);
+                        if let (false, Some(c), true) = (dynamic, code, b.unrolled.len() < 16) {
+                            b.unrolled.push(c);
+                        }
+                        dynamic
                     });
                     match dynamic {
-                        Some(o) => return Some((u, &o.value)),
-                        None => frontier.push(u),
+                        Some(j) => return Some((u, &user.operands[j].value)),
+                        None => b.frontier.push(u),
                     }
                 }
                 _ => {}

@@ -9,7 +9,6 @@ use crate::analysis::divergence::{
     Divergence, Skipping, divergent_deciders, skipping_meets_target,
 };
 use crate::ir::{Instruction, Opcode, Type, TypeId, TypeTable, Value};
-use rustc_hash::FxHashMap;
 
 /// Hops a chain step may take through `through` opcodes.
 const MAX_HOPS: usize = 8;
@@ -104,16 +103,21 @@ impl DivergenceCheck {
 
 /// The instructions of one function by opcode, and its direct calls, found
 /// once so that each rule visits only its candidates instead of every
-/// instruction.
-pub struct Candidates<'a> {
+/// instruction. Its buffers come from `Scratch` and go back to it
+/// (`recycle`).
+pub struct Candidates {
     /// Instructions of opcode `o` are `by_opcode[starts[o]..starts[o + 1]]`
     /// (an array: two fewer allocations per function).
     starts: [u32; OPCODES + 1],
     by_opcode: Vec<u32>,
     /// Each distinct direct callee, with its calls:
     /// `calls[callees[k].1..callees[k + 1].1]` (a last entry closes the rows),
-    /// so a callee name is matched once per function, not once per call.
-    callees: Vec<(&'a str, u32)>,
+    /// so a callee is matched once per function, not once per call. The
+    /// callee is its index in `Module::functions` (as `CallGraph::index_of`
+    /// finds it, so patterns look it up in a table: `callee_table`), or
+    /// `u32::MAX` for a name the module does not declare (read from the
+    /// row's first call).
+    callees: Vec<(u32, u32)>,
     calls: Vec<u32>,
 }
 
@@ -137,12 +141,18 @@ impl Scratch {
     }
 }
 
-impl<'a> Candidates<'a> {
+impl Candidates {
     /// `opcodes`: those of `body`'s instructions (`DefUse::opcodes`), so
-    /// only the calls among the (large) instructions are read.
-    pub fn new(body: &crate::ir::Body<'a>, opcodes: &[Opcode]) -> Self {
+    /// only the calls among the (large) instructions are read. The buffers
+    /// are `scratch`'s, for `recycle` to give back.
+    pub fn new(
+        body: &crate::ir::Body<'_>,
+        opcodes: &[Opcode],
+        graph: &crate::analysis::callgraph::CallGraph<'_>,
+        scratch: &mut Scratch,
+    ) -> Self {
         // Instructions by opcode: a counting sort, every buffer at its final
-        // size (growing them, and the map below, cost more than the sort).
+        // size (growing them, and a map of callees, cost more than the sort).
         let mut starts = [0u32; OPCODES + 1];
         for &o in opcodes {
             starts[o as usize + 1] += 1;
@@ -150,33 +160,66 @@ impl<'a> Candidates<'a> {
         for o in 0..OPCODES {
             starts[o + 1] += starts[o];
         }
-        let mut by_opcode = vec![0u32; opcodes.len()];
+        let mut by_opcode = std::mem::take(&mut scratch.by_opcode);
+        by_opcode.clear();
+        by_opcode.resize(opcodes.len(), 0);
         let mut fill = starts;
         for (i, &o) in opcodes.iter().enumerate() {
             let f = &mut fill[o as usize];
             by_opcode[*f as usize] = i as u32;
             *f += 1;
         }
-        // Direct calls, grouped by callee in order of first call.
+        // Direct calls, grouped by callee in order of first call: by the
+        // callee's index, through `group` (group + 1 of each function, 0
+        // for none yet, cleared again below), or for an undeclared name
+        // (rare) by a search of the few such names.
         let all_calls = &by_opcode
             [starts[Opcode::Call as usize] as usize..starts[Opcode::Call as usize + 1] as usize];
-        let mut group: FxHashMap<&'a str, u32> = FxHashMap::default();
-        group.reserve(all_calls.len());
-        let mut callees: Vec<(&'a str, u32)> = Vec::new();
+        let group = &mut scratch.callee_group;
+        if group.len() < graph.named.len() {
+            group.resize(graph.named.len(), 0);
+        }
+        let mut undeclared: Vec<(&str, u32)> = Vec::new();
+        let mut callees = std::mem::take(&mut scratch.callees);
+        callees.clear();
         // (callee group, instruction) of each direct call.
-        let mut direct: Vec<(u32, u32)> = Vec::with_capacity(all_calls.len());
+        let direct = &mut scratch.direct;
+        direct.clear();
         for &i in all_calls {
-            if let Some(c) = body
+            let Some(c) = body
                 .instructions
                 .get(i as usize)
                 .and_then(|x| x.callee_name())
+            else {
+                continue;
+            };
+            let g = match graph
+                .index_of
+                .get(c)
+                .and_then(|&f| Some((f, group.get_mut(f)?)))
             {
-                let g = *group.entry(c).or_insert_with(|| {
-                    callees.push((c, 0));
-                    callees.len() as u32 - 1
-                });
-                callees[g as usize].1 += 1;
-                direct.push((g, i));
+                Some((f, g)) => {
+                    if *g == 0 {
+                        callees.push((f as u32, 0));
+                        *g = callees.len() as u32;
+                    }
+                    *g - 1
+                }
+                None => match undeclared.iter().find(|(name, _)| *name == c) {
+                    Some(&(_, g)) => g,
+                    None => {
+                        callees.push((u32::MAX, 0));
+                        undeclared.push((c, callees.len() as u32 - 1));
+                        callees.len() as u32 - 1
+                    }
+                },
+            };
+            callees[g as usize].1 += 1;
+            direct.push((g, i));
+        }
+        for &(f, _) in &callees {
+            if let Some(g) = group.get_mut(f as usize) {
+                *g = 0;
             }
         }
         // Counts to row starts, then each call into its row, in order.
@@ -184,10 +227,14 @@ impl<'a> Candidates<'a> {
         for c in &mut callees {
             (c.1, at) = (at, at + c.1);
         }
-        callees.push(("", at));
-        let mut fill: Vec<u32> = callees.iter().map(|c| c.1).collect();
-        let mut calls = vec![0u32; direct.len()];
-        for (g, i) in direct {
+        callees.push((u32::MAX, at));
+        let fill = &mut scratch.fill;
+        fill.clear();
+        fill.extend(callees.iter().map(|c| c.1));
+        let mut calls = std::mem::take(&mut scratch.calls);
+        calls.clear();
+        calls.resize(direct.len(), 0);
+        for &(g, i) in direct.iter() {
             calls[fill[g as usize] as usize] = i;
             fill[g as usize] += 1;
         }
@@ -199,18 +246,25 @@ impl<'a> Candidates<'a> {
         }
     }
 
+    /// Gives the buffers back to `scratch` for the next function.
+    pub fn recycle(self, scratch: &mut Scratch) {
+        scratch.by_opcode = self.by_opcode;
+        scratch.callees = self.callees;
+        scratch.calls = self.calls;
+    }
+
     fn of(&self, o: Opcode) -> &[u32] {
         let o = o as usize;
         &self.by_opcode[self.starts[o] as usize..self.starts[o + 1] as usize]
     }
 
-    /// The instructions `m`'s opcodes or calls name (or, with `helpers`,
+    /// The instructions `m`'s opcodes or calls name (or, through `table`,
     /// calls that reach one of them), in order.
     fn for_match(
         &self,
         m: &Match,
         body: &crate::ir::Body<'_>,
-        helpers: Option<Helpers<'_>>,
+        table: Option<&[bool]>,
         out: &mut Vec<u32>,
         marks: &mut Vec<u64>,
     ) {
@@ -234,10 +288,19 @@ impl<'a> Candidates<'a> {
                 out.extend_from_slice(of);
             }
         }
-        if !m.calls.is_empty() {
+        if let Some(table) = table {
             for w in self.callees.windows(2) {
-                let ((name, a), (_, b)) = (w[0], w[1]);
-                if calls_match(m, name) || helpers.is_some_and(|h| h.reaches(name)) {
+                let ((f, a), (_, b)) = (w[0], w[1]);
+                // A name the module does not declare reaches nothing.
+                let named = match table.get(f as usize) {
+                    Some(&t) => t,
+                    None => self
+                        .calls
+                        .get(a as usize)
+                        .and_then(|&i| body.instructions.get(i as usize)?.callee_name())
+                        .is_some_and(|name| calls_match(m, name)),
+                };
+                if named {
                     lists += 1;
                     out.extend_from_slice(&self.calls[a as usize..b as usize]);
                 }
@@ -264,26 +327,39 @@ impl<'a> Candidates<'a> {
     }
 }
 
-/// The functions of the module that reach a pattern's `calls`
-/// (`through_helpers`).
-#[derive(Clone, Copy)]
-struct Helpers<'g> {
-    graph: &'g crate::analysis::callgraph::CallGraph<'g>,
-    reach: &'g [bool],
-}
-
-impl Helpers<'_> {
-    fn reaches(&self, name: &str) -> bool {
-        self.graph
-            .index_of
-            .get(name)
-            .is_some_and(|&i| self.reach.get(i) == Some(&true))
-    }
+/// For a pattern with `calls`, whether each function of the module is a
+/// callee it names or (`through_helpers`) one that reaches such a callee:
+/// made once per module and pattern, so each function's callees are looked
+/// up by index, not matched by name again (`Candidates::callees`).
+fn callee_table(m: &Match, ctx: &FunctionContext<'_, '_>) -> std::rc::Rc<[bool]> {
+    // Kept by the pattern's address: the rules outlive the module's walk,
+    // and comparing the pattern's names on every function cost more than
+    // the matching.
+    ctx.graph.table(m as *const Match as usize, || {
+        let reach = (m.through_helpers == Some(true)).then(|| {
+            ctx.graph
+                .reaching(ctx.module, &m.calls, |name| calls_match(m, name))
+        });
+        let reaches = |f: usize| reach.as_ref().is_some_and(|r| r.get(f) == Some(&true));
+        ctx.module
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(f, function)| calls_match(m, function.name) || reaches(f))
+            .collect()
+    })
 }
 
 /// Buffers `matches` reuses from one rule and function to the next.
 #[derive(Default)]
 pub struct Scratch {
+    /// `Candidates`' buffers, and its grouping of calls by callee.
+    by_opcode: Vec<u32>,
+    callees: Vec<(u32, u32)>,
+    calls: Vec<u32>,
+    callee_group: Vec<u32>,
+    direct: Vec<(u32, u32)>,
+    fill: Vec<u32>,
     /// For the caller: the matches of one rule.
     pub matched: Vec<Matched>,
     candidates: Vec<u32>,
@@ -293,7 +369,7 @@ pub struct Scratch {
     ends: Vec<Vec<usize>>,
 }
 
-pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>) -> Vec<Matched> {
+pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates) -> Vec<Matched> {
     let mut out = Vec::new();
     matches_into(m, ctx, index, &mut Scratch::default(), &mut out);
     out
@@ -303,7 +379,7 @@ pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates<'_>)
 pub fn matches_into(
     m: &Match,
     ctx: &FunctionContext<'_, '_>,
-    index: &Candidates<'_>,
+    index: &Candidates,
     scratch: &mut Scratch,
     out: &mut Vec<Matched>,
 ) {
@@ -312,15 +388,15 @@ pub fn matches_into(
         return;
     }
     let mut candidates = std::mem::take(&mut scratch.candidates);
-    let helpers = (m.through_helpers == Some(true) && !m.calls.is_empty()).then(|| {
-        ctx.graph
-            .reaching(ctx.module, &m.calls, |name| calls_match(m, name))
-    });
-    let helpers = helpers.as_deref().map(|reach| Helpers {
-        graph: ctx.graph,
-        reach,
-    });
-    index.for_match(m, ctx.body, helpers, &mut candidates, &mut scratch.marks);
+    let helpers = m.through_helpers == Some(true) && !m.calls.is_empty();
+    let table = (!m.calls.is_empty()).then(|| callee_table(m, ctx));
+    index.for_match(
+        m,
+        ctx.body,
+        table.as_deref(),
+        &mut candidates,
+        &mut scratch.marks,
+    );
     // Computed only for the patterns that ask, once per function, and only
     // when the function holds a candidate (most hold no barrier).
     let mut divergence: Option<DivergenceCheck> = None;
@@ -346,8 +422,9 @@ pub fn matches_into(
         let block = ctx.du.block_of(i);
         // Every check is pure, so their order changes no result, only the
         // work: the cheap ones on the instruction come first, the ones that
-        // build an analysis (control dependence, loops, users for a chain)
-        // last. A hook that wants to know whether a match is conditional
+        // build an analysis (users for a chain, control dependence, loops)
+        // last; a chain usually fails at its first step, before the
+        // post-dominators `in_conditional` needs are built. A hook that wants to know whether a match is conditional
         // asks `ctx.cf.control_deps()`; filling a field for every match made
         // post-dominators of most functions for nothing. The divergence
         // check alone has a budget per function: it must see the same
@@ -369,13 +446,8 @@ pub fn matches_into(
         }
         // Operand conditions are about the named call's own operands; a call
         // that reaches one only through helpers passes other arguments.
-        let through_helper = helpers.is_some() && !opcode_matches(m, inst);
+        let through_helper = helpers && !opcode_matches(m, inst);
         if !through_helper && !m.operand.iter().all(|o| operand_matches(o, ctx, i, inst)) {
-            continue;
-        }
-        if m.in_divergent_block.is_none()
-            && m.in_conditional.is_some_and(|want| want != conditional())
-        {
             continue;
         }
         let Some(chain) = chain_from(ctx, i, &m.chain, scratch) else {
@@ -395,6 +467,11 @@ pub fn matches_into(
             reached,
         };
         if !through_helper && !m.operand.iter().all(|o| family_matches(o, ctx, &matched)) {
+            continue;
+        }
+        if m.in_divergent_block.is_none()
+            && m.in_conditional.is_some_and(|want| want != conditional())
+        {
             continue;
         }
         // Loops are built on first use: only for a match that survives
@@ -486,6 +563,7 @@ pub fn scalar_is(types: &TypeTable<'_>, ty: TypeId, names: &[String]) -> bool {
 }
 
 /// Whether the scalar of `ty` is in `set`: `scalar_is` on parsed names.
+#[inline(always)]
 fn scalar_in(types: &TypeTable<'_>, ty: TypeId, set: &ScalarSet) -> bool {
     match types.get(types.scalar_of(ty)) {
         Type::Half => set.half,
@@ -554,6 +632,7 @@ pub fn is_indirect_call(inst: &Instruction<'_>) -> bool {
     false
 }
 
+#[inline]
 fn int_bits_match(bits: &[u32], ctx: &FunctionContext<'_, '_>, inst: &Instruction<'_>) -> bool {
     ctx.module
         .types
@@ -725,10 +804,11 @@ fn step_ends(
 
 /// Whether `value` reaches `user` in the position the step asks for.
 fn arrives_as(step: &ChainStep, user: &Instruction<'_>, value: &str) -> bool {
+    // Compared by name: building a `Value` to compare cost more than the step.
     let at = |i: usize| {
         user.operands
             .get(i)
-            .is_some_and(|o| o.value == Value::Local(value))
+            .is_some_and(|o| matches!(o.value, Value::Local(n) if n == value))
     };
     match (step.operand, step.role.as_deref()) {
         (Some(i), _) => at(i),
