@@ -1027,22 +1027,11 @@ impl<'a> Walker<'_, 'a> {
         let n = self.n;
         // Who depends on i: its users by operand (the def-use rows, which
         // rules ask for in these functions anyway), and the few loads it
-        // reaches as a GEP index or a value stored into their alloca.
+        // reaches as a GEP index or a value stored into their alloca. Both
+        // made at the first growth: in some functions nothing grows.
         let mut extra = std::mem::take(&mut self.s.extra);
         extra.clear();
-        let first = self.first_inst;
-        for l in &self.s.loads {
-            self.load_deps(l.inst as usize, |row| {
-                for &d in row {
-                    let k = (d as usize).wrapping_sub(first);
-                    if k < n {
-                        extra.push((k as u32, l.inst));
-                    }
-                }
-            });
-        }
-        // Stable: each row stays in instruction order.
-        extra.sort_by_key(|e| e.0);
+        let mut extra_made = false;
         let mut queued = std::mem::take(&mut self.s.queued);
         queued.clear();
         queued.resize(n, false);
@@ -1069,6 +1058,10 @@ impl<'a> Walker<'_, 'a> {
                 continue;
             }
             self.values[self.first_inst + i] = grown;
+            if !extra_made {
+                extra_made = true;
+                self.loads_by_dep(&mut extra);
+            }
             // Both rows ascend: merged, the users are pushed in order.
             let mut a = self.du.users_row(Def::Inst(i));
             let lo = extra.partition_point(|e| (e.0 as usize) < i);
@@ -1099,6 +1092,24 @@ impl<'a> Walker<'_, 'a> {
         self.s.extra = extra;
         self.s.queued = queued;
         self.s.work = work;
+    }
+
+    /// (i, load) for each load that depends on instruction i beyond its
+    /// operands (see `load_deps`), by i, then in instruction order.
+    fn loads_by_dep(&self, extra: &mut Vec<(u32, u32)>) {
+        let (first, n) = (self.first_inst, self.n);
+        for l in &self.s.loads {
+            self.load_deps(l.inst as usize, |row| {
+                for &d in row {
+                    let k = (d as usize).wrapping_sub(first);
+                    if k < n {
+                        extra.push((k as u32, l.inst));
+                    }
+                }
+            });
+        }
+        // Stable: each row stays in instruction order.
+        extra.sort_by_key(|e| e.0);
     }
 
     /// Provenance of the operand with code `d`, operand `j` of instruction `i`.
