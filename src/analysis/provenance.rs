@@ -914,9 +914,10 @@ impl<'a> Walker<'_, 'a> {
     }
 
     fn stores_into(&self, alloca: u32) -> &[(u32, u32)] {
+        // One search: an alloca's few stores follow where they start.
         let lo = self.s.stores.partition_point(|s| s.0 < alloca);
-        let hi = self.s.stores.partition_point(|s| s.0 <= alloca);
-        &self.s.stores[lo..hi]
+        let rest = &self.s.stores[lo..];
+        &rest[..rest.iter().take_while(|s| s.0 == alloca).count()]
     }
 
     /// Every instruction in order: one whose dependences all come before
@@ -1064,9 +1065,11 @@ impl<'a> Walker<'_, 'a> {
             }
             // Both rows ascend: merged, the users are pushed in order.
             let mut a = self.du.users_row(Def::Inst(i));
+            // One search: i's few entries follow where its row starts.
             let lo = extra.partition_point(|e| (e.0 as usize) < i);
-            let hi = extra.partition_point(|e| (e.0 as usize) <= i);
-            let mut b = &extra[lo..hi];
+            let mut b = &extra[lo..];
+            let len = b.iter().take_while(|e| e.0 as usize == i).count();
+            b = &b[..len];
             loop {
                 let u = match (a.first(), b.first()) {
                     (Some(&x), Some(&(_, y))) if x <= y => {
