@@ -506,10 +506,25 @@ fn vector_value_at<'a>(
     if b.get(at) != Some(&b'<') || matches!(b.get(at + 1), Some(b'{' | b'>' | b' ')) {
         return None;
     }
+    let text = p.lx.text();
+    // Elements mostly repeat the first's type (`<i32 0, i32 1, ...>`, up to
+    // 64 of them): where its text is written again, followed by a space
+    // before no `addrspace(`, `type_at` would read the same type there.
+    let (ty, first_end) = p.type_at(at + 1)?;
+    let written = b.get(at + 1..first_end)?;
     let mut elements = Vec::with_capacity(len);
     let mut e = at + 1;
     loop {
-        let (op, end) = p.operand_at(e)?;
+        let ty_end = e + written.len();
+        let (op, end) = if b.get(e..ty_end) == Some(written)
+            && b.get(ty_end) == Some(&b' ')
+            && b.get(ty_end + 1) != Some(&b'a')
+        {
+            let (value, end) = Parser::value_at(text, ty_end + 1)?;
+            (Operand { ty, value }, end)
+        } else {
+            p.operand_at(e)?
+        };
         elements.push(op);
         match b.get(end..end + 2)? {
             [b'>', _] => {
