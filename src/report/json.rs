@@ -8,7 +8,7 @@
 
 use super::Totals;
 use crate::compact_json::{PrettyWriter, newline_and_indent, to_writer_pretty_at};
-use crate::rules::{RuleSet, Severity};
+use crate::rules::Severity;
 use crate::scan::FileReport;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -106,10 +106,10 @@ impl KernelSummary {
 /// rule set in force, so figures come from the built-in patterns: a rule
 /// loaded with `--patterns` has none here.
 pub fn builtin_cycles() -> BTreeMap<String, u32> {
-    RuleSet::builtin()
-        .rules
+    crate::rules::builtin_patterns()
+        .unwrap_or_default()
         .iter()
-        .filter_map(|r| Some((r.pattern.name.clone(), r.pattern.cycles?)))
+        .filter_map(|p| Some((p.name.clone(), p.cycles?)))
         .collect()
 }
 
@@ -130,8 +130,8 @@ struct SummaryCounter {
     /// finding and kernel it reaches, on files of hundreds of kernels).
     kernels: BTreeMap<String, FxHashMap<String, KernelSummary>>,
     /// Figures for findings that came without their rule's; `None` until
-    /// one does, then the built-in ones: parsing every built-in pattern
-    /// again is a fifth of a small scan's CPU time.
+    /// one does, then the built-in ones (`rules::builtin_patterns`, parsed
+    /// once a process).
     cycles: Option<BTreeMap<String, u32>>,
 }
 
@@ -427,6 +427,7 @@ fn end_array(w: &mut impl Write, len: usize) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::RuleSet;
 
     const TWO_KERNELS: &str = include_str!("../../testdata/rules/divide_helpers.ll");
 
