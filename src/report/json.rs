@@ -271,6 +271,11 @@ pub const FUNCTION_CONSTANT_DEPTH: usize = 5;
 /// `{`): it is laid out there when it is made.
 pub const EVIDENCE_DEPTH: usize = 3;
 
+/// The buffer of the report's writer and of the findings' temporary file:
+/// with the default 8 KB, a 40 MB report took 6,116 write calls (361 now),
+/// for copying into the buffer the pieces over 8 KB it wrote directly.
+const WRITE_BUFFER: usize = 256 << 10;
+
 /// Findings' text kept in memory up to this size, then in a temporary file.
 const SPILL_AT: usize = 4 << 20;
 
@@ -298,7 +303,7 @@ impl Spill {
             && let Ok(mut file) = tempfile::tempfile()
             && file.write_all(text).is_ok()
         {
-            *self = Spill::File(io::BufWriter::new(file));
+            *self = Spill::File(io::BufWriter::with_capacity(WRITE_BUFFER, file));
         }
         match self {
             Spill::Memory(text) => text,
@@ -322,7 +327,7 @@ impl Spill {
 impl<W: Write> JsonStream<W> {
     /// Writes everything before the first file's entry.
     pub fn new(out: W) -> io::Result<Self> {
-        let mut out = io::BufWriter::new(out);
+        let mut out = io::BufWriter::with_capacity(WRITE_BUFFER, out);
         out.write_all(b"{")?;
         key(&mut out, "schema_version", true)?;
         to_writer_pretty_at(&mut out, 1, &SCHEMA_VERSION)?;
