@@ -21,7 +21,7 @@ pub struct CallGraph<'a> {
     /// `reaching` answers, by the names asked about.
     reaching_memo: RefCell<Vec<Reaching>>,
     /// `table` answers, by their callers' keys.
-    tables: RefCell<Vec<(usize, Rc<[bool]>)>>,
+    tables: RefCell<Vec<(u64, Rc<[bool]>)>>,
     /// Functions in an order where callers come before callees (recursion,
     /// which Metal forbids, is broken arbitrarily).
     pub order: Vec<usize>,
@@ -139,8 +139,8 @@ impl<'a> CallGraph<'a> {
 
     /// A table over the module's functions that `make` gives the first time
     /// `key` asks, kept for the next function: the rules keep one per
-    /// pattern with `calls` (`rules::engine`), keyed by its address.
-    pub fn table(&self, key: usize, make: impl FnOnce() -> Rc<[bool]>) -> Rc<[bool]> {
+    /// pattern with `calls` (`rules::engine`), keyed by its `Match::table_id`.
+    pub fn table(&self, key: u64, make: impl FnOnce() -> Rc<[bool]>) -> Rc<[bool]> {
         if let Some((_, t)) = self.tables.borrow().iter().find(|(k, _)| *k == key) {
             return t.clone();
         }

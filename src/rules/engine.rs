@@ -332,10 +332,7 @@ impl Candidates {
 /// made once per module and pattern, so each function's callees are looked
 /// up by index, not matched by name again (`Candidates::callees`).
 fn callee_table(m: &Match, ctx: &FunctionContext<'_, '_>) -> std::rc::Rc<[bool]> {
-    // Kept by the pattern's address: the rules outlive the module's walk,
-    // and comparing the pattern's names on every function cost more than
-    // the matching.
-    ctx.graph.table(m as *const Match as usize, || {
+    let make = || {
         let reach = (m.through_helpers == Some(true)).then(|| {
             ctx.graph
                 .reaching(ctx.module, &m.calls, |name| calls_match(m, name))
@@ -347,10 +344,17 @@ fn callee_table(m: &Match, ctx: &FunctionContext<'_, '_>) -> std::rc::Rc<[bool]>
             .enumerate()
             .map(|(f, function)| calls_match(m, function.name) || reaches(f))
             .collect()
-    })
+    };
+    // Kept by the pattern's id, not its names: comparing them on every
+    // function cost more than the matching. A pattern `Pattern::parse` did
+    // not give one has its table made each time.
+    match m.table_id {
+        0 => make(),
+        id => ctx.graph.table(id, make),
+    }
 }
 
-/// Buffers `matches` reuses from one rule and function to the next.
+/// Buffers `matches_into` reuses from one rule and function to the next.
 #[derive(Default)]
 pub struct Scratch {
     /// `Candidates`' buffers, and its grouping of calls by callee.
@@ -369,13 +373,8 @@ pub struct Scratch {
     ends: Vec<Vec<usize>>,
 }
 
-pub fn matches(m: &Match, ctx: &FunctionContext<'_, '_>, index: &Candidates) -> Vec<Matched> {
-    let mut out = Vec::new();
-    matches_into(m, ctx, index, &mut Scratch::default(), &mut out);
-    out
-}
-
-/// `matches`, appending to `out` (cleared first) with reused buffers.
+/// The matches of `m` in `ctx`'s function, in `out` (cleared first), with
+/// `scratch`'s buffers reused.
 pub fn matches_into(
     m: &Match,
     ctx: &FunctionContext<'_, '_>,

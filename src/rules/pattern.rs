@@ -144,6 +144,12 @@ pub struct Match {
     /// A named analysis in Rust that must also accept the match.
     #[serde(default)]
     pub analysis: Option<String>,
+    /// One per `Pattern::parse` in the process, shared by that parse's
+    /// clones (0: not parsed): the key of the pattern's callee table
+    /// (`CallGraph::table`), which the pattern's address, reusable by
+    /// another pattern, could not be.
+    #[serde(skip)]
+    pub table_id: u64,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -291,6 +297,8 @@ impl Pattern {
                 .collect()
         };
         p.matcher.call_stars = p.matcher.calls.iter().map(|c| c.find('*')).collect();
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        p.matcher.table_id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         p.matcher.type_set = Some(ScalarSet::of(&p.matcher.types));
         for c in &mut p.matcher.chain {
             c.through_set = opcodes(&c.through);
