@@ -180,19 +180,6 @@ impl<'a> CallGraph<'a> {
     }
 }
 
-/// The bytes of an unquoted `@name`, by table: every name of every body is
-/// read this way, a byte at a time.
-const NAME_BYTES: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b'-');
-        b += 1;
-    }
-    t
-};
-
 /// Functions named by `@name` anywhere in a body's text.
 fn referenced_functions(text: &str, by_name: &FxHashMap<&str, usize>) -> Vec<usize> {
     let bytes = text.as_bytes();
@@ -204,7 +191,7 @@ fn referenced_functions(text: &str, by_name: &FxHashMap<&str, usize>) -> Vec<usi
         } else {
             let end = rest
                 .bytes()
-                .position(|b| !NAME_BYTES[b as usize])
+                .position(|b| !crate::ir::lexer::is_ident_byte(b))
                 .unwrap_or(rest.len());
             &rest[..end]
         };

@@ -114,8 +114,9 @@ static IDENT: [bool; 256] = {
     t
 };
 
+/// Also how the call graph reads the `@name`s of every body, a byte at a time.
 #[inline]
-fn is_ident_byte(b: u8) -> bool {
+pub(crate) fn is_ident_byte(b: u8) -> bool {
     IDENT[b as usize]
 }
 
