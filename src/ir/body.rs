@@ -79,12 +79,10 @@ fn read_body<'a>(
         return;
     };
     let (name, line, body_line) = (f.name, f.line, f.body_line);
-    // At most one instruction a line: counting lines is cheap, and growing
-    // the vector copied whole bodies (an instruction is ~250 bytes).
-    let lines = module
-        .text
-        .get(range.clone())
-        .map_or(0, |t| memchr::memchr_iter(b'\n', t.as_bytes()).count() + 1);
+    // At most one instruction a line: growing the vector copied whole
+    // bodies (an instruction is ~250 bytes). The newlines were counted when
+    // the body was located; counting again was a second pass over its bytes.
+    let lines = f.body_newlines as usize + 1;
     body.instructions
         .reserve(lines.min(limits::MAX_INSTRUCTIONS + 1));
     // Long lines in this body, in the body's own offsets.

@@ -158,6 +158,9 @@ pub struct Function<'a> {
     pub body_range: Option<Range<usize>>,
     /// Line on which the body text starts.
     pub body_line: u32,
+    /// Newlines in the body text, counted when it was located, so reading
+    /// the body does not count them again.
+    pub body_newlines: u32,
 }
 
 /// A parsed function body: blocks in order and all instructions in one vector.

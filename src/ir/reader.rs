@@ -800,6 +800,7 @@ fn function<'a>(
         line,
         body_range: None,
         body_line: line,
+        body_newlines: 0,
     };
     if is_definition {
         let open = p.lx.peek();
@@ -835,9 +836,11 @@ fn locate_body<'a>(
         (None, Some(d)) => (d, d, false),
         (None, None) => (rest.len(), rest.len(), false),
     };
-    let end_line = line + memchr::memchr_iter(b'\n', &rest[..end]).count() as u32;
+    let newlines = memchr::memchr_iter(b'\n', &rest[..end]).count() as u32;
+    let end_line = line + newlines;
     f.body_range = Some(from..from + end);
     f.body_line = line;
+    f.body_newlines = newlines;
     if !closed {
         let msg = if end == rest.len() {
             format!(
