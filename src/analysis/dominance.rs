@@ -204,8 +204,28 @@ pub fn dominators(cfg: &Cfg) -> DomTree {
         return DomTree::default();
     }
     let rpo = cfg.reverse_postorder();
+    let (_, doms) = rpo_dominators(cfg);
+    let mut idom = vec![None; n];
+    let mut in_tree = vec![false; n];
+    for (i, &b) in rpo.iter().enumerate() {
+        in_tree[b] = true;
+        if i > 0 {
+            idom[b] = Some(rpo[doms[i] as usize]);
+        }
+    }
+    DomTree::from_idom(idom, &in_tree, Vec::new())
+}
+
+/// Immediate dominators by position in reverse postorder, as `dominators`
+/// finds them before building the tree: `num[b]`, block `b`'s position
+/// (`u32::MAX` for a block the entry does not reach), and `doms[i]`, the
+/// position of the immediate dominator of the block at position `i` (0 for
+/// the entry). Enough for `rpo_dominates`, which is all loops ask, without
+/// the tree's children and pre-order numbering.
+pub(crate) fn rpo_dominators(cfg: &Cfg) -> (Vec<u32>, Vec<u32>) {
+    let rpo = cfg.reverse_postorder();
     let m = rpo.len();
-    let mut num = vec![NONE; n];
+    let mut num = vec![NONE; cfg.len()];
     for (i, &b) in rpo.iter().enumerate() {
         num[b] = to_u32(i);
     }
@@ -224,15 +244,22 @@ pub fn dominators(cfg: &Cfg) -> DomTree {
             }
         }
     }
-    let mut idom = vec![None; n];
-    let mut in_tree = vec![false; n];
-    for (i, &b) in rpo.iter().enumerate() {
-        in_tree[b] = true;
-        if i > 0 {
-            idom[b] = Some(rpo[doms[i] as usize]);
+    (num, doms)
+}
+
+/// Whether the block at reverse-postorder position `a` dominates the one at
+/// `b`, by `rpo_dominators`' `doms`: a dominator comes first in that order,
+/// so `b`'s chain of immediate dominators is followed while it stays after
+/// `a`. O(depth of `b` in the tree); for the few retreating edges of a
+/// function that is less than numbering the whole tree for O(1) answers.
+pub(crate) fn rpo_dominates(doms: &[u32], a: u32, mut b: u32) -> bool {
+    while b > a {
+        match doms.get(b as usize) {
+            Some(&d) if d < b => b = d,
+            _ => return false,
         }
     }
-    DomTree::from_idom(idom, &in_tree, Vec::new())
+    a == b
 }
 
 /// The nearest common dominator, as a reverse-postorder number, of the

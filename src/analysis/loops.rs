@@ -16,7 +16,7 @@
 //! each loop lists its blocks explicitly; O(n + e) when there are no loops.
 
 use super::cfg::Cfg;
-use super::dominance::DomTree;
+use super::dominance::{DomTree, rpo_dominates, rpo_dominators};
 
 /// One natural loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,12 +115,29 @@ const NO_LOOP: u32 = u32::MAX;
 impl Loops {
     /// Finds the natural loops. `dom` must be `dominators(cfg)`.
     pub fn find(cfg: &Cfg, dom: &DomTree) -> Loops {
+        let mut pos = vec![u32::MAX; cfg.len()];
+        for (i, &b) in cfg.reverse_postorder().iter().enumerate() {
+            pos[b] = to_u32(i);
+        }
+        Self::find_with(cfg, &pos, |h, a| dom.dominates(h, a))
+    }
+
+    /// `find`, with dominance read off the immediate dominators
+    /// (`rpo_dominators`) rather than a dominator tree: loops ask it only of
+    /// each retreating edge, and numbering the tree for those few questions
+    /// cost more than finding the loops (nothing else asks for dominators).
+    pub fn of(cfg: &Cfg) -> Loops {
+        let (num, doms) = rpo_dominators(cfg);
+        Self::find_with(cfg, &num, |h, a| rpo_dominates(&doms, num[h], num[a]))
+    }
+
+    /// `pos[b]`: `b`'s position in reverse postorder, `u32::MAX` for a block
+    /// the entry does not reach. `dominates(h, a)` is asked of reachable
+    /// blocks only.
+    #[inline(always)]
+    fn find_with(cfg: &Cfg, pos: &[u32], dominates: impl Fn(usize, usize) -> bool) -> Loops {
         let n = cfg.len();
         let rpo = cfg.reverse_postorder();
-        let mut pos = vec![usize::MAX; n];
-        for (i, &b) in rpo.iter().enumerate() {
-            pos[b] = i;
-        }
         let mut loops: Vec<Loop> = Vec::new();
         let mut irreducible = Vec::new();
         let mut innermost = vec![NO_LOOP; n];
@@ -141,10 +158,10 @@ impl Loops {
         for &h in rpo {
             latches.clear();
             for &a in cfg.preds(h) {
-                if pos[a] == usize::MAX || pos[a] < pos[h] {
+                if pos[a] == u32::MAX || pos[a] < pos[h] {
                     continue;
                 }
-                if dom.dominates(h, a) {
+                if dominates(h, a) {
                     latches.push(a);
                 } else {
                     irreducible.push((a, h));
@@ -168,7 +185,7 @@ impl Loops {
             while let Some(b) = stack.pop() {
                 for &p in cfg.preds(b) {
                     // Dead predecessors are not part of any loop.
-                    if mark[p] != stamp && pos[p] != usize::MAX {
+                    if mark[p] != stamp && pos[p] != u32::MAX {
                         mark[p] = stamp;
                         blocks.push(p);
                         stack.push(p);
@@ -491,6 +508,36 @@ h:
     /// every reachable block with a path to a latch that avoids H, found
     /// here by forward search from each block rather than backward from
     /// the latches.
+    /// `Loops::of` (dominance from the immediate dominators) finds what
+    /// `Loops::find` finds with the dominator tree, and `rpo_dominates`
+    /// agrees with `DomTree::dominates` on every pair of reachable blocks.
+    #[test]
+    fn of_matches_find_with_the_tree() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..400 {
+            let n = 1 + rng.below(24);
+            let text = random_ir(&mut rng, n);
+            let f = flow(&text);
+            let (cfg, dom) = (&f.cfg, f.dom());
+            let (num, doms) = rpo_dominators(cfg);
+            for a in 0..n {
+                for b in 0..n {
+                    if num[a] != u32::MAX && num[b] != u32::MAX {
+                        assert_eq!(
+                            rpo_dominates(&doms, num[a], num[b]),
+                            dom.dominates(a, b),
+                            "round {round} {a} {b}\n{text}"
+                        );
+                    }
+                }
+            }
+            let (fast, tree) = (Loops::of(cfg), Loops::find(cfg, dom));
+            assert_eq!(fast.loops, tree.loops, "round {round}\n{text}");
+            assert_eq!(fast.irreducible, tree.irreducible);
+            assert_eq!((fast.depth, fast.innermost), (tree.depth, tree.innermost));
+        }
+    }
+
     #[test]
     fn random_graphs_match_definition() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);

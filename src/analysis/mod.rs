@@ -24,8 +24,9 @@ use loops::Loops;
 use std::cell::OnceCell;
 
 /// The control-flow facts about one body. The graph is built at once; the
-/// rest on first use, each from the one before: graph → dominators → loops,
-/// and graph → post-dominators → control dependence. Most functions meet no
+/// rest on first use, each from the one before: graph → dominators, graph →
+/// loops (immediate dominators only, not the tree), and graph →
+/// post-dominators → control dependence. Most functions meet no
 /// rule that asks about conditions or loops, and building all five eagerly
 /// was most of the analysis time on modules of many small functions.
 #[derive(Clone, Debug, Default)]
@@ -64,11 +65,12 @@ impl ControlFlow {
             .get_or_init(|| ControlDependence::compute(&self.cfg, self.postdom()))
     }
 
-    /// Natural loops, from the dominator tree; an acyclic graph (most
-    /// functions) has none, known without building the tree.
+    /// Natural loops, from the immediate dominators (`Loops::of`: not the
+    /// tree `dom` builds); an acyclic graph (most functions) has none, known
+    /// without either.
     pub fn loops(&self) -> &Loops {
         self.loops.get_or_init(|| match self.cfg.is_cyclic() {
-            true => Loops::find(&self.cfg, self.dom()),
+            true => Loops::of(&self.cfg),
             false => Loops::default(),
         })
     }
