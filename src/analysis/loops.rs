@@ -17,17 +17,19 @@
 
 use super::cfg::Cfg;
 use super::dominance::{DomTree, rpo_dominates, rpo_dominators};
+use std::sync::Arc;
 
 /// One natural loop.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Loop {
     /// The block every iteration starts at; it dominates the whole loop.
     pub header: usize,
-    /// `blocks`, `latches`, `exits` and `exiting` one after the other, in one
-    /// allocation rather than four per loop; `ends` marks where the first
-    /// three end.
-    lists: Box<[usize]>,
-    ends: [u32; 3],
+    /// The lists of every loop of the function, in one allocation shared by
+    /// them all (`Loops::of`): one per loop cost more than finding the
+    /// loops, which in unrolled kernels are many and small. This loop's
+    /// `blocks`, `latches`, `exits` and `exiting` are `lists[at[k]..at[k + 1]]`.
+    lists: Arc<[usize]>,
+    at: [u32; 5],
     /// The innermost loop containing this one, an index into `Loops::loops`
     /// (always smaller than this loop's index).
     pub parent: Option<usize>,
@@ -35,37 +37,37 @@ pub struct Loop {
     pub depth: u32,
 }
 
+/// Loops are equal when their lists are, whatever else their shared
+/// allocation holds.
+impl PartialEq for Loop {
+    fn eq(&self, other: &Loop) -> bool {
+        self.header == other.header
+            && self.parent == other.parent
+            && self.depth == other.depth
+            && (0..4).all(|k| self.list(k) == other.list(k))
+    }
+}
+
+impl Eq for Loop {}
+
 impl Loop {
-    fn new(
-        header: usize,
-        [blocks, latches, exits, exiting]: [&[usize]; 4],
-        parent: Option<usize>,
-        depth: u32,
-    ) -> Loop {
-        let mut lists =
-            Vec::with_capacity(blocks.len() + latches.len() + exits.len() + exiting.len());
-        let mut ends = [0u32; 3];
-        for (end, list) in ends.iter_mut().zip([blocks, latches, exits]) {
-            lists.extend_from_slice(list);
-            *end = to_u32(lists.len());
-        }
-        lists.extend_from_slice(exiting);
+    #[cfg(test)]
+    fn new(header: usize, lists: [&[usize]; 4], parent: Option<usize>, depth: u32) -> Loop {
+        let mut all = Vec::new();
+        let at = append_lists(&mut all, lists);
         Loop {
             header,
-            lists: lists.into_boxed_slice(),
-            ends,
+            lists: all.into(),
+            at,
             parent,
             depth,
         }
     }
 
     fn list(&self, k: usize) -> &[usize] {
-        let start = match k {
-            0 => 0,
-            _ => self.ends[k - 1] as usize,
-        };
-        let end = self.ends.get(k).map_or(self.lists.len(), |&e| e as usize);
-        &self.lists[start..end]
+        self.lists
+            .get(self.at[k] as usize..self.at[k + 1] as usize)
+            .unwrap_or(&[])
     }
 
     /// All blocks of the loop, the header and inner loops included; ascending.
@@ -138,20 +140,23 @@ impl Loops {
     fn find_with(cfg: &Cfg, pos: &[u32], dominates: impl Fn(usize, usize) -> bool) -> Loops {
         let n = cfg.len();
         let rpo = cfg.reverse_postorder();
-        let mut loops: Vec<Loop> = Vec::new();
+        let mut buffers = BUFFERS.take();
+        let Buffers {
+            found,
+            all,
+            mark,
+            stack,
+            latches,
+            blocks,
+            exits,
+            exiting,
+        } = &mut buffers;
+        found.clear();
+        all.clear();
+        mark.clear();
+        mark.resize(n, 0);
         let mut irreducible = Vec::new();
         let mut innermost = vec![NO_LOOP; n];
-        // mark[b] == loop index + 1: b is in the loop being built.
-        let mut mark = vec![0u32; n];
-        // Each loop's lists are gathered in these buffers, reused from loop
-        // to loop and sized once for the largest, and copied out together at
-        // their final size: growing four vectors per loop was most of the
-        // cost.
-        let mut stack: Vec<usize> = Vec::with_capacity(n);
-        let mut latches: Vec<usize> = Vec::new();
-        let mut blocks: Vec<usize> = Vec::with_capacity(n);
-        let mut exits: Vec<usize> = Vec::new();
-        let mut exiting: Vec<usize> = Vec::with_capacity(n);
         // Headers in reverse postorder: a loop's enclosing loops have headers
         // that dominate its header, so they are already built and
         // `innermost[header]` names its parent.
@@ -170,12 +175,12 @@ impl Loops {
             if latches.is_empty() {
                 continue;
             }
-            let id = loops.len();
+            let id = found.len();
             let stamp = to_u32(id + 1);
             mark[h] = stamp;
             blocks.clear();
             blocks.push(h);
-            for &l in &latches {
+            for &l in latches.iter() {
                 if mark[l] != stamp {
                     mark[l] = stamp;
                     blocks.push(l);
@@ -195,7 +200,7 @@ impl Loops {
             blocks.sort_unstable();
             exits.clear();
             exiting.clear();
-            for &b in &blocks {
+            for &b in blocks.iter() {
                 let before = exits.len();
                 exits.extend(cfg.succs(b).iter().copied().filter(|&s| mark[s] != stamp));
                 if exits.len() > before {
@@ -208,22 +213,35 @@ impl Loops {
                 NO_LOOP => None,
                 p => Some(p as usize),
             };
-            let depth = parent.and_then(|p| loops.get(p)).map_or(0, |p| p.depth) + 1;
-            for &b in &blocks {
+            let depth = parent.and_then(|p| found.get(p)).map_or(0, |p| p.3) + 1;
+            for &b in blocks.iter() {
                 innermost[b] = to_u32(id);
             }
             latches.sort_unstable();
-            loops.push(Loop::new(
-                h,
-                [&blocks, &latches, &exits, &exiting],
-                parent,
-                depth,
-            ));
+            let at = append_lists(all, [blocks, latches, exits, exiting]);
+            found.push((h, at, parent, depth));
         }
         let depth = innermost
             .iter()
-            .map(|&l| loops.get(l as usize).map_or(0, |l| l.depth))
+            .map(|&l| found.get(l as usize).map_or(0, |l| l.3))
             .collect();
+        let loops = match found.is_empty() {
+            true => Vec::new(),
+            false => {
+                let lists: Arc<[usize]> = all.as_slice().into();
+                found
+                    .iter()
+                    .map(|&(header, at, parent, depth)| Loop {
+                        header,
+                        lists: lists.clone(),
+                        at,
+                        parent,
+                        depth,
+                    })
+                    .collect()
+            }
+        };
+        BUFFERS.set(buffers);
         Loops {
             loops,
             irreducible,
@@ -251,6 +269,38 @@ impl Loops {
         self.innermost(block)
             .filter(|&l| self.loops.get(l).is_some_and(|l| l.header == block))
     }
+}
+
+/// `Loops::find_with`'s buffers, kept per thread: allocating and growing
+/// them for each function cost more than the work in them. `found`: each
+/// loop's header, where its lists are in `all`, parent and depth (made into
+/// `Loop`s once `all` is complete); `mark[b]` is the loop index + 1 when
+/// `b` is in the loop being built; the four lists of that loop are gathered
+/// in `blocks`, `latches`, `exits` and `exiting`, then copied to `all`.
+#[derive(Default)]
+struct Buffers {
+    found: Vec<(usize, [u32; 5], Option<usize>, u32)>,
+    all: Vec<usize>,
+    mark: Vec<u32>,
+    stack: Vec<usize>,
+    latches: Vec<usize>,
+    blocks: Vec<usize>,
+    exits: Vec<usize>,
+    exiting: Vec<usize>,
+}
+
+thread_local! {
+    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::default();
+}
+
+/// Appends a loop's four lists to `all`; returns where they start and end.
+fn append_lists(all: &mut Vec<usize>, lists: [&[usize]; 4]) -> [u32; 5] {
+    let mut at = [to_u32(all.len()); 5];
+    for (k, list) in lists.into_iter().enumerate() {
+        all.extend_from_slice(list);
+        at[k + 1] = to_u32(all.len());
+    }
+    at
 }
 
 /// Loop indices are stored as u32; more than four billion loops do not fit
