@@ -80,7 +80,9 @@ impl Cfg {
         let mut missing = Vec::new();
         // added[t] == i + 1: t is already a successor of i (a `switch` may
         // name one block many times, and may have thousands of cases).
-        let mut added = vec![0usize; n];
+        let mut added = LABELS.with(|l| l.take().1);
+        added.clear();
+        added.resize(n, 0);
         for (i, block) in body.blocks.iter().enumerate() {
             Self::add_successors(
                 body,
@@ -118,6 +120,7 @@ impl Cfg {
         let exits = (0..n)
             .filter(|&i| succ_start[i] == succ_start[i + 1])
             .collect();
+        LABELS.with(|l| l.set((labels.numbered, fill)));
 
         let mut cfg = Cfg {
             succ_start,
@@ -278,6 +281,16 @@ pub(crate) fn to_u32(x: usize) -> u32 {
     u32::try_from(x).unwrap_or(u32::MAX)
 }
 
+thread_local! {
+    /// `Cfg::build`'s scratch, kept per thread: the label table and the
+    /// successors added per block (then the predecessors' fill positions).
+    /// Allocating and zeroing them for each function cost more than most
+    /// of the work in them.
+    static LABELS: std::cell::Cell<(Vec<u32>, Vec<usize>)> = std::cell::Cell::default();
+    /// `reverse_postorder`'s state per block and its stack, the same way.
+    static WALK: std::cell::Cell<(Vec<u8>, Vec<(usize, usize)>)> = std::cell::Cell::default();
+}
+
 /// Label → block. LLVM numbers unnamed blocks, so most AIR labels are
 /// decimal numbers below the count of values: those are looked up in a
 /// table by number, the rest in a hash map. Labels match as written, so
@@ -291,10 +304,13 @@ struct LabelIndex<'a> {
 
 impl<'a> LabelIndex<'a> {
     fn new(blocks: usize, instructions: usize) -> Self {
+        let mut numbered = LABELS.with(|l| l.take().0);
+        numbered.clear();
+        // Values are numbered in one sequence with blocks; a little slack
+        // covers unnamed parameters. Larger numbers use the map.
+        numbered.resize(blocks + instructions + 64, 0);
         LabelIndex {
-            // Values are numbered in one sequence with blocks; a little
-            // slack covers unnamed parameters. Larger numbers use the map.
-            numbered: vec![0; blocks + instructions + 64],
+            numbered,
             named: FxHashMap::default(),
         }
     }
@@ -353,12 +369,15 @@ pub(crate) fn reverse_postorder<'g>(
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
-    let mut state = vec![NEW; n];
+    let (mut state, mut stack) = WALK.take();
+    state.clear();
+    state.resize(n, NEW);
     let mut cyclic = false;
     // (block, index of the next successor to try)
     // Sized for the deepest walk at once: growing it one push at a time
     // was a visible share of building the graph.
-    let mut stack: Vec<(usize, usize)> = Vec::with_capacity(n);
+    stack.clear();
+    stack.reserve(n);
     stack.push((root, 0));
     state[root] = OPEN;
     while let Some(top) = stack.last_mut() {
@@ -379,6 +398,7 @@ pub(crate) fn reverse_postorder<'g>(
             stack.pop();
         }
     }
+    WALK.set((state, stack));
     post.reverse();
     (post, cyclic)
 }
