@@ -288,8 +288,12 @@ thread_local! {
     /// of the work in them.
     static LABELS: std::cell::Cell<(Vec<u32>, Vec<usize>)> = std::cell::Cell::default();
     /// `reverse_postorder`'s state per block and its stack, the same way.
-    static WALK: std::cell::Cell<(Vec<u8>, Vec<(usize, usize)>)> = std::cell::Cell::default();
+    static WALK: std::cell::Cell<(Vec<u8>, Vec<Visit>)> = std::cell::Cell::default();
 }
+
+/// A block on `reverse_postorder`'s stack, and the index of the next
+/// successor to try.
+type Visit = (usize, usize);
 
 /// Label → block. LLVM numbers unnamed blocks, so most AIR labels are
 /// decimal numbers below the count of values: those are looked up in a
