@@ -58,18 +58,22 @@ pub fn divide_evidence(
 /// divide routine itself.
 pub fn cost_notes(m: &Matched, bits: u32) -> String {
     let mut s = String::new();
+    push_cost_notes(&mut s, m, bits);
+    s
+}
+
+/// `cost_notes`, appended to `s`.
+fn push_cost_notes(s: &mut String, m: &Matched, bits: u32) {
     if m.loop_depth > 0 {
-        s.push_str(&format!(
-            " It sits in a loop (depth {}), so it pays that on every iteration.",
-            m.loop_depth
-        ));
+        s.push_str(" It sits in a loop (depth ");
+        let _ = std::fmt::Write::write_fmt(s, format_args!("{}", m.loop_depth));
+        s.push_str("), so it pays that on every iteration.");
     }
     if bits == 64 {
         s.push_str(
             " It is a 64-bit divide, which costs more still than a 32-bit one: the routine is built from integer multiplies and adds, and a 64-bit multiply takes 16 cycles against 4, a 64-bit add about 4 against 1 (philipturner/metal-benchmarks). Divide in 32 bits if the values fit.",
         );
     }
-    s
 }
 
 impl RuleHook for DivideByUniform {
@@ -97,12 +101,23 @@ impl RuleHook for DivideByUniform {
             OriginKind::Builtin => "a threadgroup-uniform builtin",
             _ => "a kernel argument",
         };
+        // Pieces pushed in turn: through `format!` and a `String` of notes
+        // it cost a third of describing the finding.
+        let mut message = String::with_capacity(512);
+        for piece in [
+            "`",
+            op,
+            "` by `",
+            &origin.name,
+            "` (",
+            what,
+            "): Apple GPUs have no integer divider, so a divisor unknown when the pipeline is built runs a ~730-cycle routine each time, against ~80 for a [[function_constant]] and ~5 for a power of two. Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.",
+        ] {
+            message.push_str(piece);
+        }
+        push_cost_notes(&mut message, m, bits);
         Some(Description {
-            message: format!(
-                "`{op}` by `{}` ({what}): Apple GPUs have no integer divider, so a divisor unknown when the pipeline is built runs a ~730-cycle routine each time, against ~80 for a [[function_constant]] and ~5 for a power of two. Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.{}",
-                origin.name,
-                cost_notes(m, bits)
-            ),
+            message,
             evidence,
             help: None,
             divisor: Some(origin.name),
