@@ -20,6 +20,10 @@ pub struct CallGraph<'a> {
     pub entries: FxHashMap<usize, usize>,
     /// `reaching` answers, by the names asked about.
     reaching_memo: RefCell<Vec<Reaching>>,
+    /// The functions naming each one, for `reaching`: those of `c` are
+    /// `callers[starts[c]..starts[c + 1]]`, made once for every question
+    /// (they were made again for each, a vector per function).
+    callers: std::cell::OnceCell<(Vec<u32>, Vec<usize>)>,
     /// `table` answers, by their callers' keys.
     tables: RefCell<Vec<(u64, Rc<[bool]>)>>,
     /// Functions in an order where callers come before callees (recursion,
@@ -88,6 +92,7 @@ impl<'a> CallGraph<'a> {
             index_of: by_name,
             entries,
             reaching_memo: RefCell::default(),
+            callers: std::cell::OnceCell::new(),
             tables: RefCell::default(),
             order,
             reached_by,
@@ -104,30 +109,54 @@ impl<'a> CallGraph<'a> {
         key: &[String],
         is_target: impl Fn(&str) -> bool,
     ) -> Rc<[bool]> {
+        self.reaching_by_index(key, |t| {
+            module.functions.get(t).is_some_and(|f| is_target(f.name))
+        })
+    }
+
+    /// `reaching`, with the targets given by index in `Module::functions`:
+    /// for a caller that has already tested every name.
+    pub fn reaching_by_index(
+        &self,
+        key: &[String],
+        is_target: impl Fn(usize) -> bool,
+    ) -> Rc<[bool]> {
         if let Some((_, r)) = self.reaching_memo.borrow().iter().find(|(k, _)| k == key) {
             return r.clone();
         }
         let n = self.named.len();
         // Backwards over the call edges from the functions that name a
         // target: linear, whatever cycles (which Metal forbids) the IR has.
-        let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (f, named) in self.named.iter().enumerate() {
-            for &c in named {
-                callers[c].push(f);
+        let (starts, callers) = self.callers.get_or_init(|| {
+            let mut starts = vec![0u32; n + 2];
+            for named in &self.named {
+                for &c in named {
+                    starts[c + 2] += 1;
+                }
             }
-        }
+            for c in 1..n + 2 {
+                starts[c] += starts[c - 1];
+            }
+            let mut callers = vec![0; starts[n + 1] as usize];
+            for (f, named) in self.named.iter().enumerate() {
+                for &c in named {
+                    callers[starts[c + 1] as usize] = f;
+                    starts[c + 1] += 1;
+                }
+            }
+            starts.pop();
+            (starts, callers)
+        });
+        let callers_of = |c: usize| &callers[starts[c] as usize..starts[c + 1] as usize];
         let mut reach = vec![false; n];
-        let mut stack: Vec<usize> = module
-            .functions
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| is_target(f.name))
-            .flat_map(|(t, _)| callers[t].iter().copied())
+        let mut stack: Vec<usize> = (0..n)
+            .filter(|&t| is_target(t))
+            .flat_map(|t| callers_of(t).iter().copied())
             .collect();
         while let Some(f) = stack.pop() {
             if !reach[f] {
                 reach[f] = true;
-                stack.extend(callers[f].iter().copied());
+                stack.extend(callers_of(f).iter().copied());
             }
         }
         let reach: Rc<[bool]> = reach.into();
@@ -280,6 +309,53 @@ define void @other() {
         let cg = CallGraph::build(&m, &[]);
         let reach = cg.reaching(&m, &key, |n| n == "air.wg.barrier");
         assert_eq!(&*reach, &[false, true, true]);
+    }
+
+    /// `reaching` (callers kept flat, made once) against its definition,
+    /// a fixpoint over what each function names, on random call graphs.
+    #[test]
+    fn reaching_matches_a_fixpoint_on_random_graphs() {
+        use crate::analysis::test_util::Rng;
+        use std::fmt::Write;
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        for round in 0..200 {
+            let (n, targets) = (1 + rng.below(12), 1 + rng.below(3));
+            let mut text = String::new();
+            for t in 0..targets {
+                let _ = writeln!(text, "declare void @t{t}()");
+            }
+            for f in 0..n {
+                let _ = writeln!(text, "define void @f{f}() {{");
+                for _ in 0..rng.below(4) {
+                    let callee = match rng.below(3) {
+                        0 => format!("t{}", rng.below(targets)),
+                        _ => format!("f{}", rng.below(n)),
+                    };
+                    let _ = writeln!(text, "  call void @{callee}()");
+                }
+                text.push_str("  ret void\n}\n");
+            }
+            let m = read_module(&text);
+            let cg = CallGraph::build(&m, &[]);
+            let target = rng.below(targets);
+            let is_target = |name: &str| name == format!("t{target}");
+            let mut want = vec![false; cg.named.len()];
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for f in 0..want.len() {
+                    let now = cg.named[f]
+                        .iter()
+                        .any(|&c| is_target(m.functions[c].name) || want[c]);
+                    if now && !want[f] {
+                        want[f] = true;
+                        changed = true;
+                    }
+                }
+            }
+            let reach = cg.reaching(&m, &[format!("t{target}")], is_target);
+            assert_eq!(&*reach, &want[..], "round {round}\n{text}");
+        }
     }
 
     #[test]

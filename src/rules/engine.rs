@@ -333,16 +333,22 @@ impl Candidates {
 /// up by index, not matched by name again (`Candidates::callees`).
 fn callee_table(m: &Match, ctx: &FunctionContext<'_, '_>) -> std::rc::Rc<[bool]> {
     let make = || {
-        let reach = (m.through_helpers == Some(true)).then(|| {
-            ctx.graph
-                .reaching(ctx.module, &m.calls, |name| calls_match(m, name))
-        });
-        let reaches = |f: usize| reach.as_ref().is_some_and(|r| r.get(f) == Some(&true));
-        ctx.module
+        // Each name matched once, for both questions.
+        let named: Vec<bool> = ctx
+            .module
             .functions
             .iter()
+            .map(|function| calls_match(m, function.name))
+            .collect();
+        let reach = (m.through_helpers == Some(true)).then(|| {
+            ctx.graph
+                .reaching_by_index(&m.calls, |t| named.get(t) == Some(&true))
+        });
+        let reaches = |f: usize| reach.as_ref().is_some_and(|r| r.get(f) == Some(&true));
+        named
+            .iter()
             .enumerate()
-            .map(|(f, function)| calls_match(m, function.name) || reaches(f))
+            .map(|(f, &named)| named || reaches(f))
             .collect()
     };
     // Kept by the pattern's id, not its names: comparing them on every
