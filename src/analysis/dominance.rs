@@ -33,6 +33,7 @@
 use super::cfg::{Cfg, csr, reverse_postorder, to_u32};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::cell::OnceCell;
 
 const NONE: u32 = u32::MAX;
 
@@ -44,6 +45,19 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct DomTree {
     idom: Vec<Option<usize>>,
+    /// Which blocks are in the tree.
+    in_tree: Vec<bool>,
+    /// Post-dominators only: blocks joined to the virtual exit because their
+    /// region reaches no real exit.
+    joined: Vec<usize>,
+    /// Children, roots and pre-order numbers, made on first use: control
+    /// dependence, the post-dominators' main use, reads only `idom`, and
+    /// numbering the tree was a fifth of building it.
+    numbering: OnceCell<Numbering>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Numbering {
     /// Pre-order number in the tree, `NONE` for blocks not in it (blocks the
     /// entry does not reach, for dominators).
     pre: Vec<u32>,
@@ -54,13 +68,26 @@ pub struct DomTree {
     child_start: Vec<u32>,
     children: Vec<usize>,
     roots: Vec<usize>,
-    /// Post-dominators only: blocks joined to the virtual exit because their
-    /// region reaches no real exit.
-    joined: Vec<usize>,
 }
 
 impl DomTree {
-    fn from_idom(idom: Vec<Option<usize>>, in_tree: &[bool], joined: Vec<usize>) -> DomTree {
+    fn from_idom(idom: Vec<Option<usize>>, in_tree: Vec<bool>, joined: Vec<usize>) -> DomTree {
+        DomTree {
+            idom,
+            in_tree,
+            joined,
+            numbering: OnceCell::new(),
+        }
+    }
+
+    fn numbering(&self) -> &Numbering {
+        self.numbering
+            .get_or_init(|| Numbering::of(&self.idom, &self.in_tree))
+    }
+}
+
+impl Numbering {
+    fn of(idom: &[Option<usize>], in_tree: &[bool]) -> Numbering {
         let n = idom.len();
         // Children by counting sort; each count lands one slot ahead, so
         // the prefix sums are the row starts without a separate count.
@@ -108,17 +135,17 @@ impl DomTree {
                 }
             }
         }
-        DomTree {
-            idom,
+        Numbering {
             pre,
             last,
             child_start,
             children,
             roots,
-            joined,
         }
     }
+}
 
+impl DomTree {
     /// Number of blocks the tree was built for.
     pub fn len(&self) -> usize {
         self.idom.len()
@@ -138,7 +165,7 @@ impl DomTree {
     /// Whether `block` is in the tree. For dominators: reachable from the
     /// entry. For post-dominators: every block.
     pub fn contains(&self, block: usize) -> bool {
-        self.pre.get(block).is_some_and(|&p| p != NONE)
+        self.numbering().pre.get(block).is_some_and(|&p| p != NONE)
     }
 
     /// Whether `a` (post-)dominates `b`. Reflexive. False when either is not
@@ -147,7 +174,8 @@ impl DomTree {
         if a == b {
             return true;
         }
-        match (self.pre.get(a), self.pre.get(b), self.last.get(a)) {
+        let t = self.numbering();
+        match (t.pre.get(a), t.pre.get(b), t.last.get(a)) {
             (Some(&pa), Some(&pb), Some(&la)) => pa != NONE && pb != NONE && pa < pb && pb <= la,
             _ => false,
         }
@@ -160,8 +188,9 @@ impl DomTree {
 
     /// Blocks whose immediate (post-)dominator is `block`, ascending.
     pub fn children(&self, block: usize) -> &[usize] {
-        match (self.child_start.get(block), self.child_start.get(block + 1)) {
-            (Some(&s), Some(&e)) => self.children.get(s as usize..e as usize).unwrap_or(&[]),
+        let t = self.numbering();
+        match (t.child_start.get(block), t.child_start.get(block + 1)) {
+            (Some(&s), Some(&e)) => t.children.get(s as usize..e as usize).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -169,7 +198,7 @@ impl DomTree {
     /// Tree roots, ascending: the entry for dominators; for post-dominators
     /// the blocks immediately post-dominated by the virtual exit.
     pub fn roots(&self) -> &[usize] {
-        &self.roots
+        &self.numbering().roots
     }
 
     /// Post-dominators only: the blocks joined to the virtual exit because
@@ -213,7 +242,7 @@ pub fn dominators(cfg: &Cfg) -> DomTree {
             idom[b] = Some(rpo[doms[i] as usize]);
         }
     }
-    DomTree::from_idom(idom, &in_tree, Vec::new())
+    DomTree::from_idom(idom, in_tree, Vec::new())
 }
 
 /// Immediate dominators by position in reverse postorder, as `dominators`
@@ -354,7 +383,7 @@ pub fn post_dominators(cfg: &Cfg) -> DomTree {
         let d = rpo[doms[i] as usize];
         idom[b] = (d != n).then_some(d);
     }
-    DomTree::from_idom(idom, &in_tree, joined)
+    DomTree::from_idom(idom, in_tree, joined)
 }
 
 /// One block per sink region of the blocks that reach no exit (see the
