@@ -1068,6 +1068,18 @@ fn find_close_line(rest: &[u8], from: usize, to: usize) -> Option<usize> {
         })
 }
 
+/// A fixed pseudo-random sequence (xorshift64) for the generated-input
+/// tests below: each call gives a number below `n`.
+#[cfg(test)]
+fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 32) as usize % n
+    }
+}
+
 #[cfg(test)]
 mod node_end_tests {
     use super::*;
@@ -1228,13 +1240,7 @@ mod node_end_tests {
         // Longer ones, whose strings and brackets straddle the blocks the
         // text is read in: nodes from a fixed pseudo-random sequence, mostly
         // well formed, each byte sometimes replaced by any of the alphabet.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 32) as usize % n
-        };
+        let mut next = below(0x2545_f491_4f6c_dd1d);
         for _ in 0..20_000 {
             let mut t = b"!{".to_vec();
             let mut open = vec![b'}'];
@@ -1381,13 +1387,7 @@ mod param_tests {
         let names = ["", "%0", "%x.y", "%\"q\"", "%", "%12a", "@g", "%a:"];
         let blanks = [" ", " ", " ", " ", "  ", "\t", "", "\n"];
         let ends = [",", ")", ", i32 %z)", " ,", ")\n", "", " )", "x"];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 32) as usize % n
-        };
+        let mut next = below(0x9e37_79b9_7f4a_7c15);
         let (mut fast, mut total) = (0, 0);
         for _ in 0..200_000 {
             let mut t = types_written[next(types_written.len())].to_string();
