@@ -265,6 +265,12 @@ impl<'o> Pretty<'o> {
         }
     }
 
+    /// How many levels deep the next value stands.
+    #[inline]
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
     /// Where the next byte goes, for `since`.
     pub fn mark(&self) -> usize {
         self.out.len()

@@ -8,7 +8,7 @@
 
 use super::Totals;
 use crate::compact_json::{PrettyWriter, newline_and_indent, to_writer_pretty_at};
-use crate::rules::Severity;
+use crate::rules::{KeptJson, Severity};
 use crate::scan::FileReport;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -257,6 +257,8 @@ pub struct JsonStream<W: Write> {
     totals: Totals,
     /// Lays out each file and finding, its buffer kept between them.
     pretty: PrettyWriter,
+    /// The fields findings share, as the last one wrote them.
+    kept: KeptJson,
 }
 
 /// How deep a file's entry points stand in the report (`{`, `"files": [`,
@@ -348,6 +350,7 @@ impl<W: Write> JsonStream<W> {
             summary: SummaryCounter::new(None),
             totals: Totals::default(),
             pretty: PrettyWriter::default(),
+            kept: KeptJson::default(),
         })
     }
 
@@ -361,12 +364,18 @@ impl<W: Write> JsonStream<W> {
             let findings = self.findings.writer(self.spill_at);
             element(findings, self.findings_written)?;
             self.findings_written += 1;
-            self.pretty.write_by(findings, 2, |p| f.write_json(p))?;
-            // By hand, as serde writes it.
+            let kept = &mut self.kept;
+            self.pretty
+                .write_by(findings, 2, |p| f.write_json_kept(p, kept))?;
+            // By hand, as serde writes it; again with the fields just kept.
             #[cfg(debug_assertions)]
             {
                 let (mut by_hand, mut by_serde) = (Vec::new(), Vec::new());
                 PrettyWriter::default().write_by(&mut by_hand, 2, |p| f.write_json(p))?;
+                let mut again = Vec::new();
+                PrettyWriter::default()
+                    .write_by(&mut again, 2, |p| f.write_json_kept(p, &mut self.kept))?;
+                assert_eq!(by_hand, again);
                 to_writer_pretty_at(&mut by_serde, 2, f)?;
                 assert_eq!(
                     String::from_utf8_lossy(&by_hand),
