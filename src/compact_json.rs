@@ -232,6 +232,13 @@ impl<'o> Pretty<'o> {
         self.out.extend_from_slice(b"\": ");
     }
 
+    /// What goes before a map entry's value: `key` escaped, as any string.
+    pub fn key_str(&mut self, key: &str) {
+        self.element();
+        write_string(self.out, key);
+        self.out.extend_from_slice(b": ");
+    }
+
     #[inline(always)]
     pub fn str(&mut self, v: &str) {
         write_string(self.out, v);
@@ -263,6 +270,12 @@ impl<'o> Pretty<'o> {
         } else {
             lay_out(self.out, text, Some(self.depth));
         }
+    }
+
+    /// How many levels deep the next value stands.
+    #[inline]
+    pub fn depth(&self) -> usize {
+        self.depth
     }
 
     /// Where the next byte goes, for `since`.
