@@ -364,6 +364,9 @@ fn instruction_tokens<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>
 /// anything else, which the tokens then read. Each piece is matched the
 /// way the token path matches it (the same byte matchers, the same types
 /// interned in the same order), and debug builds check that both agree.
+/// Inlined into `instruction`, its one caller: called, it cost ~25
+/// instructions a line more.
+#[inline(always)]
 fn fast_line<'a>(
     p: &mut Parser<'a, '_>,
     out: &mut Vec<Instruction<'a>>,
@@ -396,6 +399,11 @@ fn fast_line<'a>(
         }
         if surely_no_flag(b, at + 1) {
             break;
+        }
+        if let Some((f, end)) = short_flag_at(b, at + 1) {
+            flags.insert(f);
+            at = end;
+            continue;
         }
         let Some((w, end)) = word_at(text, at + 1) else {
             break;
@@ -445,16 +453,69 @@ fn push_in_place<'a, 'o>(
 
 /// True when what starts at `at` is no flag `Flags::from_word` knows, as
 /// its first two bytes tell for what follows most opcodes (`i32`, `float`,
-/// `half`, `ptr`, `double`, `label`, `%T`, `<4 x T>`, `[2 x T]`): reading
-/// the word and matching it cost ~40 instructions a line.
+/// `half`, `ptr`, `double`, `label`, `%T`, `<4 x T>`, `[2 x T]`,
+/// and the compare predicates but `false`): reading the word and matching
+/// it cost ~40 instructions a line.
 #[inline(always)]
 fn surely_no_flag(b: &[u8], at: usize) -> bool {
     match (b.get(at), b.get(at + 1)) {
-        (Some(b'h' | b'p' | b'l' | b'%' | b'<' | b'['), _) => true,
+        (Some(b'h' | b'p' | b'l' | b'%' | b'<' | b'[' | b'u' | b'o'), _) => true,
         (Some(b'i'), Some(c)) => c.is_ascii_digit(),
-        (Some(b'f'), Some(b'l')) | (Some(b'd'), Some(b'o')) => true,
+        (Some(b'f'), Some(b'l'))
+        | (Some(b'd'), Some(b'o'))
+        | (Some(b'e'), Some(b'q'))
+        | (Some(b'n'), Some(b'e'))
+        | (Some(b's'), Some(b'g' | b'l'))
+        | (Some(b't'), Some(b'r')) => true,
         _ => false,
     }
+}
+
+/// A flag word at `at` followed by a space, as `word_at` and
+/// `Flags::from_word` read it: the flag and the offset past the word. Told
+/// from one eight-byte load (every flag has at most eight letters), not
+/// read and matched byte by byte (~20 instructions a flag). `None` for
+/// anything else, which they then read.
+#[inline(always)]
+fn short_flag_at(b: &[u8], at: usize) -> Option<(Flags, usize)> {
+    let w = u64::from_le_bytes(*b.get(at..)?.first_chunk::<8>()?);
+    // The first space, as in `short_opcode_after_result`.
+    let x = w ^ 0x2020_2020_2020_2020;
+    let zeros = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
+    let (name, len) = if zeros != 0 {
+        let len = (zeros.trailing_zeros() / 8) as usize;
+        // `len` is at most 7, so the shift is below 64.
+        (w & ((1u64 << (8 * len)) - 1), len)
+    } else if b.get(at + 8) == Some(&b' ') {
+        (w, 8)
+    } else {
+        return None;
+    };
+    let flag = short_flags!(name;
+        nsw => NSW,
+        nuw => NUW,
+        nneg => NNEG,
+        nusw => NUSW,
+        notail => NOTAIL,
+        nnan => NNAN,
+        ninf => NINF,
+        nsz => NSZ,
+        atomic => ATOMIC,
+        arcp => ARCP,
+        afn => AFN,
+        exact => EXACT,
+        inbounds => INBOUNDS,
+        disjoint => DISJOINT,
+        samesign => SAMESIGN,
+        volatile => VOLATILE,
+        tail => TAIL,
+        musttail => MUSTTAIL,
+        weak => WEAK,
+        fast => FAST,
+        contract => CONTRACT,
+        reassoc => REASSOC,
+    )?;
+    Some((flag, at + len))
 }
 
 /// A word token at `at`: the word and the offset past it.
@@ -1037,6 +1098,21 @@ macro_rules! short_opcodes {
     }};
 }
 use short_opcodes;
+
+/// `short_opcodes` for `Flags`.
+macro_rules! short_flags {
+    ($name:expr; $($w:ident => $flag:ident),* $(,)?) => {{
+        #[allow(non_upper_case_globals)]
+        mod bits {
+            $(pub const $w: u64 = super::word_bits(stringify!($w).as_bytes());)*
+        }
+        match $name {
+            $(bits::$w => Some(Flags::$flag),)*
+            _ => None,
+        }
+    }};
+}
+use short_flags;
 
 /// Opcodes whose flags are followed directly by a type.
 fn expects_type_next(op: Opcode) -> bool {
@@ -1661,16 +1737,10 @@ fn attachment_at(text: &str, at: usize) -> Option<(&str, u32, usize)> {
         return None;
     }
     let name = at + 2;
-    if b.get(name).is_none_or(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let mut name_end = name;
-    while name_end < b.len() && NAME_BYTES[b[name_end] as usize] != 0 {
-        name_end += 1;
-    }
-    if name_end == name || b.get(name_end..name_end + 2)? != b" !" {
-        return None;
-    }
+    let name_end = match common_kind_end(b, name) {
+        Some(end) => end,
+        None => kind_end(b, name)?,
+    };
     let digits = name_end + 2;
     let mut end = digits;
     let mut id: u64 = 0;
@@ -1687,6 +1757,46 @@ fn attachment_at(text: &str, at: usize) -> Option<(&str, u32, usize)> {
     }
     // ASCII from `name` to `name_end`.
     Some((str_at(text, name, name_end), id as u32, end))
+}
+
+/// The end of the attachment kind at `name`, followed by ` !`.
+#[inline]
+fn kind_end(b: &[u8], name: usize) -> Option<usize> {
+    if b.get(name).is_none_or(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut name_end = name;
+    while name_end < b.len() && NAME_BYTES[b[name_end] as usize] != 0 {
+        name_end += 1;
+    }
+    if name_end == name || b.get(name_end..name_end + 2)? != b" !" {
+        return None;
+    }
+    Some(name_end)
+}
+
+/// `kind_end` when the kind at `name` is one of those on
+/// most lines (`tbaa`, `noalias`, `alias.scope`, `llvm.loop`, `dbg`)
+/// followed by ` !`, as `attachment_at` would read it: told from one or
+/// two eight-byte loads, not read byte by byte (~30 instructions a kind).
+#[inline(always)]
+fn common_kind_end(b: &[u8], name: usize) -> Option<usize> {
+    const SIX: u64 = (1 << 48) - 1;
+    const FIVE: u64 = (1 << 40) - 1;
+    let w = u64::from_le_bytes(*b.get(name..)?.first_chunk::<8>()?);
+    if w & SIX == word_bits(b"tbaa !") {
+        Some(name + 4)
+    } else if w == word_bits(b"noalias ") {
+        (b.get(name + 8) == Some(&b'!')).then_some(name + 7)
+    } else if w == word_bits(b"alias.sc") {
+        (b.get(name + 8..name + 13) == Some(b"ope !")).then_some(name + 11)
+    } else if w == word_bits(b"llvm.loo") {
+        (b.get(name + 8..name + 11) == Some(b"p !")).then_some(name + 9)
+    } else if w & FIVE == word_bits(b"dbg !") {
+        Some(name + 3)
+    } else {
+        None
+    }
 }
 
 /// What may follow an instruction on its line: `, align N`, function
@@ -1763,7 +1873,92 @@ fn trailing<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
 
 #[cfg(test)]
 mod tests {
-    use super::{Opcode, opcode_after_result, short_opcode_after_result};
+    use super::{
+        Flags, Opcode, common_kind_end, kind_end, opcode_after_result, short_flag_at,
+        short_opcode_after_result, surely_no_flag, word_at,
+    };
+
+    #[test]
+    fn short_flags_are_read_as_the_words_are() {
+        let words = "nsw nuw nneg nusw notail nnan ninf nsz atomic arcp afn exact inbounds \
+            disjoint samesign volatile tail musttail weak fast contract reassoc ns nswx \
+            inbound inboundsx fas fastx i32 float void x a";
+        let mut short = 0;
+        for w in words.split_whitespace() {
+            for rest in [" i32 %0", " ", "\n", "", ":", "_x y", "\" y", ", x"] {
+                let text = format!("{w}{rest}");
+                for cut in 0..=text.len() {
+                    let text = &text[..cut];
+                    let long = word_at(text, 0).and_then(|(word, end)| {
+                        let f = Flags::from_word(word)?;
+                        (text.as_bytes().get(end) == Some(&b' ')).then_some((f, end))
+                    });
+                    if let Some(found) = short_flag_at(text.as_bytes(), 0) {
+                        assert_eq!(Some(found), long, "{text:?}");
+                        short += 1;
+                    } else if text.len() > 8 {
+                        assert_eq!(long, None, "{text:?}");
+                    }
+                }
+            }
+        }
+        assert!(short >= 22, "{short}");
+        // No flag is turned away unread.
+        for w in words.split_whitespace().take(22) {
+            assert!(
+                Flags::from_word(w).is_some() && !surely_no_flag(w.as_bytes(), 0),
+                "{w}"
+            );
+        }
+    }
+
+    #[test]
+    fn common_kinds_agree_with_kind_end() {
+        let kinds = [
+            "tbaa",
+            "noalias",
+            "alias.scope",
+            "llvm.loop",
+            "dbg",
+            "range",
+            "tbaa.struct",
+            "noalias.x",
+            "alias.scopes",
+            "alias.sc",
+            "llvm.loo",
+            "llvm.loops",
+            "dbgx",
+            "db",
+            "tba",
+            "tbaa2",
+            "noalia",
+            "alias",
+            "nontemporal",
+            "9",
+            "",
+        ];
+        let mut fast = 0;
+        for kind in kinds {
+            for rest in [
+                " !1", " !", " !12, !3", "  !1", "\n !1", " 1", "!1", "", " ", "-x !1",
+            ] {
+                for cut in 0..=kind.len() + rest.len() {
+                    let text = format!("{kind}{rest}");
+                    let b = &text.as_bytes()[..cut];
+                    if let Some(end) = common_kind_end(b, 0) {
+                        assert_eq!(Some(end), kind_end(b, 0), "{:?}", &text[..cut]);
+                        fast += 1;
+                    }
+                    let padded = format!("{}      ", &text[..cut]);
+                    if let Some(end) = common_kind_end(padded.as_bytes(), 0) {
+                        assert_eq!(Some(end), kind_end(padded.as_bytes(), 0), "{padded:?}");
+                        fast += 1;
+                    }
+                }
+            }
+        }
+        assert!(fast > 20, "{fast}");
+    }
 
     #[test]
     fn short_opcodes_are_read_as_the_words_are() {
