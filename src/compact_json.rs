@@ -262,6 +262,14 @@ impl<'o> Pretty<'o> {
         self.out.extend_from_slice(b"null");
     }
 
+    /// A number, or `null` for `None` (as serde writes an `Option`).
+    pub fn opt_u64(&mut self, v: Option<u64>) {
+        match v {
+            Some(v) => self.u64(v),
+            None => self.null(),
+        }
+    }
+
     /// A `CompactJson`, laid out here.
     pub fn raw(&mut self, v: &CompactJson) {
         let text = v.0.as_bytes();

@@ -97,10 +97,7 @@ pub fn function_constant_json(fc: &ir::air::FunctionConstant<'_>) -> CompactJson
         p.key("global");
         p.str(fc.global);
         p.key("index");
-        match fc.index {
-            Some(i) => p.u64(i.into()),
-            None => p.null(),
-        }
+        p.opt_u64(fc.index.map(u64::from));
         for (key, v) in [("name", fc.name), ("type_name", fc.type_name)] {
             p.key(key);
             match v {

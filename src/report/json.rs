@@ -64,15 +64,9 @@ impl Summary {
             p.key("in_loops");
             p.u64(r.in_loops as u64);
             p.key("cycles_per_execution");
-            match r.cycles_per_execution {
-                Some(c) => p.u64(c.into()),
-                None => p.null(),
-            }
+            p.opt_u64(r.cycles_per_execution.map(u64::from));
             p.key("estimated_cycles");
-            match r.estimated_cycles {
-                Some(c) => p.u64(c),
-                None => p.null(),
-            }
+            p.opt_u64(r.estimated_cycles);
             p.close(b'}');
         }
         p.close(b'}');
