@@ -491,7 +491,7 @@ fn short_flag_at(b: &[u8], at: usize) -> Option<(Flags, usize)> {
     } else {
         return None;
     };
-    let flag = short_flags!(name;
+    let flag = short_words!(name; Flags;
         nsw => NSW,
         nuw => NUW,
         nneg => NNEG,
@@ -1029,7 +1029,7 @@ fn short_opcode_after_result(text: &str, at: usize) -> Option<(Opcode, &str, usi
     let len = (zeros.trailing_zeros() / 8) as usize;
     // `len` is at most 7, so the shift is below 64.
     let name = w & ((1u64 << (8 * len)) - 1);
-    let op = short_opcodes!(name;
+    let op = short_words!(name; Opcode;
         load => Load,
         store => Store,
         phi => Phi,
@@ -1084,35 +1084,21 @@ const fn word_bits(name: &[u8]) -> u64 {
     v
 }
 
-/// Matches the integer `word_bits` makes of a word with the opcodes listed.
-macro_rules! short_opcodes {
-    ($name:expr; $($w:ident => $op:ident),* $(,)?) => {{
+/// Matches the integer `word_bits` makes of a word with the words listed,
+/// each giving `$ty::$variant` (opcodes, flags).
+macro_rules! short_words {
+    ($name:expr; $ty:ident; $($w:ident => $variant:ident),* $(,)?) => {{
         #[allow(non_upper_case_globals)]
         mod bits {
             $(pub const $w: u64 = super::word_bits(stringify!($w).as_bytes());)*
         }
         match $name {
-            $(bits::$w => Some(Opcode::$op),)*
+            $(bits::$w => Some($ty::$variant),)*
             _ => None,
         }
     }};
 }
-use short_opcodes;
-
-/// `short_opcodes` for `Flags`.
-macro_rules! short_flags {
-    ($name:expr; $($w:ident => $flag:ident),* $(,)?) => {{
-        #[allow(non_upper_case_globals)]
-        mod bits {
-            $(pub const $w: u64 = super::word_bits(stringify!($w).as_bytes());)*
-        }
-        match $name {
-            $(bits::$w => Some(Flags::$flag),)*
-            _ => None,
-        }
-    }};
-}
-use short_flags;
+use short_words;
 
 /// Opcodes whose flags are followed directly by a type.
 fn expects_type_next(op: Opcode) -> bool {
