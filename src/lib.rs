@@ -8,7 +8,6 @@
 
 pub mod analysis;
 pub mod baseline;
-pub mod compact_json;
 pub mod compile;
 pub mod diff;
 pub mod input;

@@ -8,11 +8,10 @@ use crate::analysis::defuse::DefUse;
 use crate::analysis::provenance::{
     FunctionProvenance, ModuleContext, Provenance, Sources, entry_params,
 };
-use crate::compact_json::CompactJson;
 use crate::compile::xcrun::{self, MetalOptions, ProjectConfig, Unavailable, Xcrun};
 use crate::input::{self, Found};
+use crate::ir::air::{OwnedEntryPoint, OwnedFunctionConstant};
 use crate::ir::{self, Diagnostic, Module, Opcode, Severity};
-use crate::report::air_json::{ArgumentTexts, EntryJson, function_constant_json};
 use crate::rules::{self, Finding, FunctionContext, RuleSet};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -35,10 +34,10 @@ pub struct FileReport {
     pub error: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
     /// Compute entry points (`!air.kernel`).
-    pub kernels: Vec<EntryJson>,
+    pub kernels: Vec<OwnedEntryPoint>,
     /// Render entry points (`!air.vertex`, `!air.fragment`, ...).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub shaders: Vec<EntryJson>,
+    pub shaders: Vec<OwnedEntryPoint>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub module: Option<ModuleSummary>,
     /// Listed once, at the top level of the report.
@@ -46,13 +45,23 @@ pub struct FileReport {
     pub findings: Vec<Finding>,
     /// Findings silenced by `// air-scan: ignore[...]` comments.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub suppressed: Vec<crate::suppress::Suppressed>,
+    pub suppressed: Vec<Suppressed>,
     /// Findings hidden because `--baseline` knew them.
     #[serde(skip_serializing_if = "is_zero")]
     pub baseline_matched: usize,
     /// For a `.metal` source: each level it was compiled at, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub compiled: Vec<CompiledLevel>,
+}
+
+/// A finding silenced by a comment in the MSL source (`suppress`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Suppressed {
+    pub rule: String,
+    pub path: String,
+    pub line: u32,
+    pub reason: String,
+    pub fingerprint: String,
 }
 
 /// One optimization level of a `.metal` source.
@@ -100,7 +109,7 @@ pub struct ModuleSummary {
     pub instructions: usize,
     pub metadata_nodes: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub function_constants: Vec<CompactJson>,
+    pub function_constants: Vec<OwnedFunctionConstant>,
 }
 
 impl FileReport {
@@ -493,7 +502,7 @@ fn scan_text_at(
         function_constants: air
             .function_constants
             .iter()
-            .map(function_constant_json)
+            .map(ir::air::FunctionConstant::owned)
             .collect(),
     };
     let resolver = crate::source::Resolver::new(base, config.source_root.as_deref());
@@ -515,13 +524,13 @@ fn scan_text_at(
     // metadata it parsed) is gone: made before the walk, it would sit
     // beside all of that at the scan's peak (~0.1x the input).
     drop(module);
-    let mut written = ArgumentTexts::default();
-    let mut entries = |kernel: bool| -> Vec<EntryJson> {
+    let mut owner = ir::air::Owner::default();
+    let mut entries = |kernel: bool| -> Vec<OwnedEntryPoint> {
         let of_kind = |e: &&ir::air::EntryPoint<'_>| (e.stage == "kernel") == kernel;
         air.entry_points
             .iter()
             .filter(of_kind)
-            .map(|e| EntryJson::of(e, &mut written))
+            .map(|e| owner.entry_point(e))
             .collect()
     };
     let (kernels, shaders) = (entries(true), entries(false));

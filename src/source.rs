@@ -29,28 +29,6 @@ pub struct SourceLocation {
     pub approximate: bool,
 }
 
-impl SourceLocation {
-    /// As serde writes it (`Serialize`, derived above), field by field.
-    pub fn write_json(&self, p: &mut crate::compact_json::Pretty<'_>) {
-        p.open(b'{');
-        p.key("path");
-        p.str(&self.path);
-        p.key("line");
-        p.u64(self.line.into());
-        p.key("column");
-        p.u64(self.column.into());
-        if let Some(f) = &self.function {
-            p.key("function");
-            p.str(f);
-        }
-        if self.approximate {
-            p.key("approximate");
-            p.bool(true);
-        }
-        p.close(b'}');
-    }
-}
-
 /// Where an instruction comes from: its own location and, innermost first,
 /// the call sites it was inlined at, up to the kernel.
 #[derive(Debug, Clone, Default)]

@@ -4,8 +4,7 @@
 //! finding always says why.
 
 use crate::rules::{Finding, IrLocation, Severity};
-use crate::scan::FileReport;
-use serde::Serialize;
+use crate::scan::{FileReport, Suppressed};
 use std::collections::HashMap;
 
 /// The marker that starts a suppression comment.
@@ -13,16 +12,6 @@ pub const MARKER: &str = "air-scan: ignore";
 
 /// The pseudo-rule a malformed suppression is reported under.
 pub const BAD_SUPPRESSION: &str = "bad-suppression";
-
-/// A finding that a suppression silenced.
-#[derive(Debug, Clone, Serialize)]
-pub struct Suppressed {
-    pub rule: String,
-    pub path: String,
-    pub line: u32,
-    pub reason: String,
-    pub fingerprint: String,
-}
 
 /// One `air-scan: ignore[...]` comment as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,7 +165,7 @@ fn bad_suppression(near: &Finding, path: &str, line: u32, why: String) -> Findin
         path: near.ir.path.clone(),
         line: near.ir.line,
     };
-    f.evidence = crate::compact_json::CompactJson::empty_object();
+    f.evidence = crate::rules::Evidence::none();
     f.cycles = None;
     f.fingerprint = format!("suppression:{path}:{line}");
     f

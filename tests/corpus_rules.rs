@@ -3,7 +3,8 @@
 
 mod common;
 
-use air_scan::rules::{Finding, RuleSet};
+use air_scan::analysis::provenance::OriginKind;
+use air_scan::rules::{Evidence, Finding, RuleSet};
 use air_scan::scan::scan_file;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -131,11 +132,13 @@ fn argument_buffer_divisors_are_named() {
         .flatten()
         .filter(|f| &*f.rule == "divide-by-uniform")
     {
-        let evidence = f.evidence.value();
-        let d = &evidence["divisor"];
-        if matches!(d["kind"].as_str(), Some("field") | Some("argument")) {
+        let Evidence::Divide(divide) = &f.evidence else {
+            panic!("divide-by-uniform without a divisor: {f:?}");
+        };
+        let d = &divide.divisor;
+        if matches!(d.kind, OriginKind::Field | OriginKind::Argument) {
             total += 1;
-            let name = d["name"].as_str().unwrap_or("");
+            let name = d.name.as_str();
             if !name.is_empty() && name != "?" && !name.starts_with("argument ") {
                 named += 1;
             }
@@ -160,7 +163,7 @@ fn pointer_eras_give_the_same_findings() {
                 (
                     f.rule.to_string(),
                     f.function.to_string(),
-                    f.evidence.value()["divisor"]["name"].to_string(),
+                    f.evidence.subject().unwrap_or("").to_string(),
                 )
             })
             .collect();

@@ -13,7 +13,7 @@ fn key(f: &Finding) -> Key {
     (
         f.function.to_string(),
         f.rule.to_string(),
-        f.evidence.value()["divisor"]["name"].to_string(),
+        f.evidence.subject().unwrap_or("").to_string(),
     )
 }
 

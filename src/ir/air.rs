@@ -46,16 +46,23 @@ impl AirInfo<'_> {
     }
 }
 
+/// An entry point: borrowed from the module's text while it is read
+/// (`EntryPoint`), owned once the module is gone (`OwnedEntryPoint`, what a
+/// scan's report keeps).
 #[derive(Debug, Clone, Serialize)]
-pub struct EntryPoint<'a> {
-    pub name: &'a str,
+pub struct EntryPointOf<S, A> {
+    pub name: S,
     /// "kernel", "vertex", "fragment", ...
     pub stage: &'static str,
-    pub arguments: Vec<Argument<'a>>,
+    pub arguments: Vec<A>,
     /// Extra properties such as `air.max_work_group_size`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub properties: Vec<(&'a str, i64)>,
+    pub properties: Vec<(S, i64)>,
 }
+
+pub type EntryPoint<'a> = EntryPointOf<&'a str, Argument<'a>>;
+/// Arguments are shared: a library's template instantiations repeat them.
+pub type OwnedEntryPoint = EntryPointOf<Box<str>, std::sync::Arc<OwnedArgument>>;
 
 /// What kind of thing an entry-point argument is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -75,55 +82,60 @@ pub enum ArgumentKind {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Argument<'a> {
+pub struct ArgumentOf<S> {
     /// Position in the function's parameter list.
     pub index: u32,
     pub kind: ArgumentKind,
     /// The AIR tag as written, e.g. `air.buffer`, `air.thread_position_in_grid`.
-    pub air_kind: &'a str,
+    pub air_kind: S,
     /// For builtins: the tag without `air.`, e.g. `thread_position_in_grid`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub builtin: Option<&'a str>,
+    pub builtin: Option<S>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location_index: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub address_space: Option<u32>,
     /// `read`, `write` or `read_write`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub access: Option<&'a str>,
+    pub access: Option<S>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<&'a str>,
+    pub name: Option<S>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub type_name: Option<&'a str>,
+    pub type_name: Option<S>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_size: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub buffer_size: Option<u32>,
     /// The function constant whose value decides whether the argument exists.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub function_constant: Option<&'a str>,
+    pub function_constant: Option<S>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub struct_fields: Vec<StructField<'a>>,
+    pub struct_fields: Vec<StructFieldOf<S>>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unused: bool,
     /// Which distinct description text the argument was read from (not in
-    /// the JSON): arguments with the same number are equal, so the report
-    /// writes one's text once and copies it (`report::air_json`). `None`
-    /// for a description read on its own (inline, or broken).
+    /// the JSON): arguments with the same number are equal, so an owned
+    /// copy is made once and shared (`Owner`). `None` for a description
+    /// read on its own (inline, or broken).
     #[serde(skip)]
     pub description: Option<u32>,
 }
 
+pub type Argument<'a> = ArgumentOf<&'a str>;
+pub type OwnedArgument = ArgumentOf<Box<str>>;
+
 /// One field of `air.struct_type_info`: the layout of a buffer's struct.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StructField<'a> {
+pub struct StructFieldOf<S> {
     pub offset: u32,
     pub size: u32,
     /// Array length (0 for a scalar field).
     pub count: u32,
-    pub type_name: &'a str,
-    pub name: &'a str,
+    pub type_name: S,
+    pub name: S,
 }
+
+pub type StructField<'a> = StructFieldOf<&'a str>;
 
 impl<'a> Argument<'a> {
     /// The field that covers byte `offset` of the argument's struct.
@@ -135,14 +147,97 @@ impl<'a> Argument<'a> {
     }
 }
 
+/// Fields in the order of their JSON keys (sorted, as reports always had them).
 #[derive(Debug, Clone, Serialize)]
-pub struct FunctionConstant<'a> {
+pub struct FunctionConstantOf<S> {
     /// The `air.fc_initializer` global, e.g. `_Z7align_Q.MTL_FC_INIT_200_b`.
-    pub global: &'a str,
-    pub name: Option<&'a str>,
-    /// MSL type name ("bool", "int", ...) or the suffix code of the global's name.
-    pub type_name: Option<&'a str>,
+    pub global: S,
     pub index: Option<u32>,
+    pub name: Option<S>,
+    /// MSL type name ("bool", "int", ...) or the suffix code of the global's name.
+    pub type_name: Option<S>,
+}
+
+pub type FunctionConstant<'a> = FunctionConstantOf<&'a str>;
+pub type OwnedFunctionConstant = FunctionConstantOf<Box<str>>;
+
+impl FunctionConstant<'_> {
+    pub fn owned(&self) -> OwnedFunctionConstant {
+        FunctionConstantOf {
+            global: self.global.into(),
+            index: self.index,
+            name: self.name.map(Into::into),
+            type_name: self.type_name.map(Into::into),
+        }
+    }
+}
+
+/// Makes owned copies of entry points for a report that outlives the
+/// module's text, each distinct argument description once.
+#[derive(Default)]
+pub struct Owner {
+    /// By `Argument::description`.
+    described: Vec<Option<std::sync::Arc<OwnedArgument>>>,
+}
+
+impl Owner {
+    pub fn entry_point(&mut self, ep: &EntryPoint<'_>) -> OwnedEntryPoint {
+        EntryPointOf {
+            name: ep.name.into(),
+            stage: ep.stage,
+            arguments: ep.arguments.iter().map(|a| self.argument(a)).collect(),
+            properties: ep
+                .properties
+                .iter()
+                .map(|&(name, value)| (name.into(), value))
+                .collect(),
+        }
+    }
+
+    fn argument(&mut self, a: &Argument<'_>) -> std::sync::Arc<OwnedArgument> {
+        let Some(d) = a.description.map(|d| d as usize) else {
+            return std::sync::Arc::new(owned_argument(a));
+        };
+        if self.described.len() <= d {
+            self.described.resize(d + 1, None);
+        }
+        match self.described.get_mut(d) {
+            Some(Some(shared)) => shared.clone(),
+            Some(slot) => slot.insert(std::sync::Arc::new(owned_argument(a))).clone(),
+            None => std::sync::Arc::new(owned_argument(a)),
+        }
+    }
+}
+
+fn owned_argument(a: &Argument<'_>) -> OwnedArgument {
+    let own = |s: Option<&str>| s.map(Box::from);
+    ArgumentOf {
+        index: a.index,
+        kind: a.kind,
+        air_kind: a.air_kind.into(),
+        builtin: own(a.builtin),
+        location_index: a.location_index,
+        address_space: a.address_space,
+        access: own(a.access),
+        name: own(a.name),
+        type_name: own(a.type_name),
+        type_size: a.type_size,
+        buffer_size: a.buffer_size,
+        function_constant: own(a.function_constant),
+        struct_fields: a
+            .struct_fields
+            .iter()
+            .map(|f| StructFieldOf {
+                offset: f.offset,
+                size: f.size,
+                count: f.count,
+                type_name: f.type_name.into(),
+                name: f.name.into(),
+            })
+            .collect(),
+        unused: a.unused,
+        description: a.description,
+    }
 }
 
 /// What is left of `MAX_AIR_ITEMS` while a module's entry points are

@@ -1,6 +1,6 @@
 //! Turning scan results into output: `text` for people, `json` for tools.
 
-pub mod air_json;
+pub mod compact_json;
 pub mod json;
 pub mod sarif;
 pub mod snippets;

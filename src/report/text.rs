@@ -2,8 +2,8 @@
 //! functions, reader diagnostics), then a closing line.
 
 use super::Totals;
+use crate::ir::air::OwnedEntryPoint;
 use crate::scan::{FileReport, Status};
-use serde_json::Value;
 use std::fmt::Write;
 
 /// Renders the text report; `color` turns on ANSI styles;
@@ -155,16 +155,15 @@ fn file(
         }
         let _ = writeln!(out, "{}: {}", f.path, facts.join(", "));
         for ep in f.kernels.iter().chain(&f.shaders) {
-            entry_point(out, &ep.value());
+            entry_point(out, ep);
         }
         if !m.function_constants.is_empty() {
             let names: Vec<String> = m
                 .function_constants
                 .iter()
                 .map(|fc| {
-                    let fc = fc.value();
-                    let name = fc["name"].as_str().or(fc["global"].as_str()).unwrap_or("?");
-                    match (fc["type_name"].as_str(), fc["index"].as_u64()) {
+                    let name = fc.name.as_deref().unwrap_or(&fc.global);
+                    match (fc.type_name.as_deref(), fc.index) {
                         (Some(t), Some(i)) => format!("{name} ({t}, index {i})"),
                         (Some(t), None) => format!("{name} ({t})"),
                         _ => name.to_string(),
@@ -186,34 +185,34 @@ fn file(
     }
 }
 
-fn entry_point(out: &mut String, ep: &Value) {
-    let args = ep["arguments"].as_array().map_or(&[][..], |v| v.as_slice());
+fn entry_point(out: &mut String, ep: &OwnedEntryPoint) {
+    let args = &ep.arguments;
     let _ = writeln!(
         out,
         "  {} {} ({} argument{})",
-        ep["stage"].as_str().unwrap_or("entry"),
-        ep["name"].as_str().unwrap_or("?"),
+        ep.stage,
+        ep.name,
         args.len(),
         plural(args.len())
     );
     for a in args {
-        let mut line = format!("    [{}] {}", a["index"], a["name"].as_str().unwrap_or("_"));
-        let kind = a["kind"].as_str().unwrap_or("other");
-        match a["builtin"].as_str() {
+        let mut line = format!("    [{}] {}", a.index, a.name.as_deref().unwrap_or("_"));
+        match &a.builtin {
             Some(b) => {
                 let _ = write!(line, ": builtin {b}");
             }
             None => {
-                let _ = write!(line, ": {kind}");
-                if let Some(space) = a["address_space"].as_u64() {
+                let kind = serde_json::to_value(a.kind).unwrap_or_default();
+                let _ = write!(line, ": {}", kind.as_str().unwrap_or("other"));
+                if let Some(space) = a.address_space {
                     line.push(' ');
-                    line.push_str(address_space_name(space));
+                    line.push_str(address_space_name(space.into()));
                 }
-                if let Some(t) = a["type_name"].as_str() {
+                if let Some(t) = &a.type_name {
                     let _ = write!(line, " {t}");
                 }
-                if let Some(i) = a["location_index"].as_u64() {
-                    let attr = if a["address_space"].as_u64() == Some(3) {
+                if let Some(i) = a.location_index {
+                    let attr = if a.address_space == Some(3) {
                         "threadgroup"
                     } else {
                         "buffer"
@@ -222,11 +221,11 @@ fn entry_point(out: &mut String, ep: &Value) {
                 }
             }
         }
-        if let Some(fields) = a["struct_fields"].as_array() {
-            let names: Vec<&str> = fields.iter().filter_map(|f| f["name"].as_str()).collect();
+        if !a.struct_fields.is_empty() {
+            let names: Vec<&str> = a.struct_fields.iter().map(|f| &*f.name).collect();
             let _ = write!(line, " {{{}}}", names.join(", "));
         }
-        if a["unused"].as_bool() == Some(true) {
+        if a.unused {
             line.push_str(" (unused)");
         }
         let _ = writeln!(out, "{line}");

@@ -11,7 +11,8 @@
 //! `simdgroup_barrier` whose branch differs only between SIMD-groups.
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{self, Barrier, Condition, Evidence};
+use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::divergence::{Skipping, branch_condition};
 use crate::analysis::provenance::{
     OriginKind, Provenance, Sources, is_threadgroup_uniform_builtin,
@@ -133,19 +134,19 @@ impl RuleHook for BarrierInDivergentFlow {
         };
         let (skipping, elsewhere) = match (divergent.skipping, other_line) {
             (Skipping::MeetTarget(_), Some(l)) if loop_exit => (
-                "meets_barrier",
+                evidence::Skipping::MeetsBarrier,
                 format!("the threads that leave the loop early can reach the barrier at line {l} instead"),
             ),
             (Skipping::MeetTarget(_), Some(l)) => (
-                "meets_barrier",
+                evidence::Skipping::MeetsBarrier,
                 format!("the threads it sends the other way can reach the barrier at line {l} instead"),
             ),
             (Skipping::ComeBack, _) => (
-                "comes_back",
+                evidence::Skipping::ComesBack,
                 "the threads that skip it come around the loop again and may reach it in another iteration".to_string(),
             ),
             _ => (
-                "unknown",
+                evidence::Skipping::Unknown,
                 "air-scan could not rule out that the threads it sends the other way reach another barrier".to_string(),
             ),
         };
@@ -154,28 +155,17 @@ impl RuleHook for BarrierInDivergentFlow {
         } else {
             ""
         };
-        let evidence = evidence(|p| {
-            p.key("barrier");
-            p.str(barrier);
-            p.key("branch_line");
-            p.u64(branch.line.into());
-            p.key("condition");
-            p.open(b'{');
-            p.key("class");
-            p.str(prov.class().name());
-            p.key("name");
-            p.value(&name);
-            p.close(b'}');
-            p.key("loop_exit");
-            p.bool(loop_exit);
-            p.key("other_barrier_line");
-            p.value(&other_line);
-            p.key("skipping");
-            p.str(skipping);
-            if let Some(h) = helper {
-                p.key("via");
-                p.str(h);
-            }
+        let evidence = Evidence::Barrier(Barrier {
+            barrier,
+            branch_line: branch.line,
+            condition: Condition {
+                class: prov.class(),
+                name,
+            },
+            loop_exit,
+            other_barrier_line: other_line,
+            skipping,
+            via: helper.map(str::to_string),
         });
         Some(Description {
             message: format!(
@@ -187,7 +177,6 @@ impl RuleHook for BarrierInDivergentFlow {
                     "Call @{h} where every thread of the {group} reaches it, keeping only the work inside the condition, or take its barrier out into the caller, after the branch."
                 )
             }),
-            divisor: None,
         })
     }
 }

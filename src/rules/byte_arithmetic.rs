@@ -6,7 +6,8 @@
 //! 8-bit requires emulation").
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{self, Evidence};
+use super::{Description, FunctionContext, RuleHook};
 
 pub struct ByteArithmetic;
 
@@ -23,14 +24,11 @@ impl RuleHook for ByteArithmetic {
             message: format!(
                 "`{op} {ty}`: 8-bit arithmetic has no native ALU on Apple GPUs (16-bit is native), so the backend computes it wider and wraps it back to 8 bits."
             ),
-            evidence: evidence(|p| {
-                p.key("opcode");
-                p.str(op);
-                p.key("type");
-                p.str(&ty);
+            evidence: Evidence::ByteArithmetic(evidence::ByteArithmetic {
+                opcode: op.to_string(),
+                ty,
             }),
             help: None,
-            divisor: None,
         })
     }
 }

@@ -5,7 +5,8 @@
 //! then one device atomic per threadgroup).
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{Atomic, Evidence};
+use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::divergence::is_thread_varying;
 use crate::analysis::provenance::OriginKind;
 
@@ -52,7 +53,6 @@ impl RuleHook for DeviceAtomicInLoop {
                 None,
             ),
             help: None,
-            divisor: None,
         })
     }
 }
@@ -74,34 +74,23 @@ fn through_helper(
         ),
         evidence: atomic_evidence(m, "device memory", atomic, None, Some(helper)),
         help: None,
-        divisor: None,
     }
 }
 
-/// The evidence of both kinds of finding, keys in sorted order:
-/// `same_address` null and `via` the helper for a call through one.
+/// The evidence of both kinds of finding: `same_address` unknown and `via`
+/// the helper for a call through one.
 fn atomic_evidence(
     m: &Matched,
     memory: &str,
     operation: &str,
     same_address: Option<bool>,
     via: Option<&str>,
-) -> crate::compact_json::CompactJson {
-    evidence(|p| {
-        p.key("loop_depth");
-        p.u64(m.loop_depth.into());
-        p.key("memory");
-        p.str(memory);
-        p.key("operation");
-        p.str(operation);
-        p.key("same_address");
-        match same_address {
-            Some(same) => p.bool(same),
-            None => p.null(),
-        }
-        if let Some(helper) = via {
-            p.key("via");
-            p.str(helper);
-        }
+) -> Evidence {
+    Evidence::Atomic(Atomic {
+        loop_depth: m.loop_depth,
+        memory: memory.to_string(),
+        operation: operation.to_string(),
+        same_address,
+        via: via.map(str::to_string),
     })
 }

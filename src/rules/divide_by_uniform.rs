@@ -4,9 +4,9 @@
 //! a `[[function_constant]]` divisor costs ~80 (seed 000, llama.cpp #22711).
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{Divide, Divisor, Evidence};
+use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::provenance::{Origin, OriginKind};
-use crate::compact_json::CompactJson;
 
 pub struct DivideByUniform;
 
@@ -16,7 +16,7 @@ pub fn divide_evidence(
     ctx: &FunctionContext<'_, '_>,
     m: &Matched,
     cycles: Option<u32>,
-) -> Option<(CompactJson, Origin, u32)> {
+) -> Option<(Evidence, Origin, u32)> {
     let inst = ctx.body.instructions.get(m.inst)?;
     inst.operands.get(1)?;
     // By position: the same as `value` of the operand, without a name lookup.
@@ -26,28 +26,17 @@ pub fn divide_evidence(
         name: "?".into(),
     });
     let bits = ctx.module.types.int_bits(inst.ty).unwrap_or(32);
-    let evidence = evidence(|p| {
-        p.key("bits");
-        p.u64(bits.into());
-        if let Some(c) = cycles {
-            p.key("cycles");
-            p.u64(c.into());
-        }
-        p.key("divisor");
-        p.open(b'{');
-        p.key("class");
-        p.str(divisor.class().name());
-        p.key("kind");
-        p.value(&origin.kind);
-        p.key("name");
-        p.str(&origin.name);
-        p.close(b'}');
-        p.key("loop_depth");
-        p.u64(m.loop_depth.into());
-        p.key("opcode");
-        p.str(inst.opcode.name());
-        p.key("vector");
-        p.bool(ctx.module.types.is_vector(inst.ty));
+    let evidence = Evidence::Divide(Divide {
+        bits,
+        cycles,
+        divisor: Divisor {
+            class: divisor.class(),
+            kind: origin.kind,
+            name: origin.name.clone(),
+        },
+        loop_depth: m.loop_depth,
+        opcode: inst.opcode.name(),
+        vector: ctx.module.types.is_vector(inst.ty),
     });
     Some((evidence, origin, bits))
 }
@@ -93,7 +82,6 @@ impl RuleHook for DivideByUniform {
                 ),
                 evidence,
                 help: Some("Divide by the literal 32 (or shift right by 5): threads_per_simdgroup is 32 on every Apple GPU.".into()),
-                divisor: Some(origin.name),
             });
         }
         let what = match origin.kind {
@@ -120,7 +108,6 @@ impl RuleHook for DivideByUniform {
             message,
             evidence,
             help: None,
-            divisor: Some(origin.name),
         })
     }
 }

@@ -44,7 +44,6 @@ impl RuleHook for DivideByVarying {
             ),
             evidence,
             help: None,
-            divisor: Some(origin.name),
         })
     }
 }

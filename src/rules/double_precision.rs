@@ -5,7 +5,8 @@
 //! software, if the backend accepts it at all.
 
 use super::engine::{Matched, scalar_name};
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{self, Evidence};
+use super::{Description, FunctionContext, RuleHook};
 use crate::ir::Opcode;
 
 pub struct DoublePrecision;
@@ -42,18 +43,13 @@ impl RuleHook for DoublePrecision {
             message: format!(
                 "{what}: Apple GPUs have no 64-bit floating-point unit and MSL has no `double`, so the backend must emulate it in software or refuse the pipeline."
             ),
-            evidence: evidence(|p| {
-                p.key("callee");
-                p.value(&inst.callee_name());
-                p.key("from");
-                p.str(&from);
-                p.key("opcode");
-                p.str(inst.opcode.name());
-                p.key("to");
-                p.str(&to);
+            evidence: Evidence::DoublePrecision(evidence::DoublePrecision {
+                callee: inst.callee_name().map(str::to_string),
+                from,
+                opcode: inst.opcode.name(),
+                to,
             }),
             help: None,
-            divisor: None,
         })
     }
 }

@@ -11,7 +11,8 @@
 //! the pipeline and the indices become constants.
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{DynamicIndex, Evidence};
+use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::defuse::Def;
 use crate::analysis::provenance::Class;
 use crate::ir::{Opcode, Value};
@@ -215,18 +216,13 @@ impl RuleHook for DynamicPrivateArray {
                 "private `{ty}` is indexed at line {} by `{index_name}`{from}, which is not a constant even after constant loops are unrolled{loop_note}: the backend cannot keep the array in registers, so every access goes to memory (Apple measured ~30% lost to such spills, WWDC16 session 606).",
                 gep.line
             ),
-            evidence: evidence(|p| {
-                p.key("gep_line");
-                p.u64(gep.line.into());
-                p.key("index");
-                p.str(&index_name);
-                p.key("index_class");
-                p.str(prov.class().name());
-                p.key("type");
-                p.str(&ty);
+            evidence: Evidence::DynamicIndex(DynamicIndex {
+                gep_line: gep.line,
+                index: index_name,
+                index_class: prov.class(),
+                ty,
             }),
             help: None,
-            divisor: None,
         })
     }
 }

@@ -5,7 +5,8 @@
 //! device round trip, and every thread but one fails each round.
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{Evidence, FloatAtomicCas};
+use super::{Description, FunctionContext, RuleHook};
 
 pub struct FloatAtomicCasLoop;
 
@@ -26,16 +27,12 @@ impl RuleHook for FloatAtomicCasLoop {
             message: format!(
                 "`{op}` in a retry loop stores a float bitcast to an integer: a float atomic emulated with compare-and-exchange. Under contention every thread but one fails each round and goes around again, each time a round trip to memory."
             ),
-            evidence: evidence(|p| {
-                p.key("addrspace");
-                p.u64(addrspace.into());
-                p.key("loop_depth");
-                p.u64(m.loop_depth.into());
-                p.key("operation");
-                p.str(op);
+            evidence: Evidence::FloatAtomicCas(FloatAtomicCas {
+                addrspace,
+                loop_depth: m.loop_depth,
+                operation: op.to_string(),
             }),
             help: None,
-            divisor: None,
         })
     }
 }

@@ -4,7 +4,8 @@
 //! metalfe-32023.622, M3 Pro). The IR is valid; -O2 makes the pattern.
 
 use super::engine::{Matched, fused_shift};
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{Evidence, FusedShift};
+use super::{Description, FunctionContext, RuleHook};
 use crate::ir::Value;
 
 pub struct FusedShiftAddressInBranch;
@@ -43,20 +44,14 @@ impl RuleHook for FusedShiftAddressInBranch {
             message: format!(
                 "`mul i{bits} _, {c}` feeds `shl {k}` and then the address of a memory access, inside a conditional block: {status}. This is the optimizer's fusion of `-{small}*x << {k}`. Workaround: use the same remainder variable for the branch condition and the address, so the optimizer computes `x * -{small}` before the branch."
             ),
-            evidence: evidence(|p| {
-                p.key("chain_lines");
-                p.value(&chain_lines);
-                p.key("confirmed");
-                p.bool(confirmed);
-                p.key("constant");
-                p.i64(c);
-                p.key("m");
-                p.u64(small.into());
-                p.key("shift");
-                p.u64(k.into());
+            evidence: Evidence::FusedShift(FusedShift {
+                chain_lines,
+                confirmed,
+                constant: c,
+                m: small,
+                shift: k,
             }),
             help: None,
-            divisor: None,
         })
     }
 }

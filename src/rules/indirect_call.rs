@@ -4,7 +4,8 @@
 //! calls run one after another (seed 001 finding 203, WWDC20).
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{self, Evidence};
+use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::defuse::Def;
 use crate::analysis::divergence::is_thread_varying;
 use crate::ir::{Opcode, Value};
@@ -77,16 +78,12 @@ impl RuleHook for IndirectCall {
             message: format!(
                 "call through {from}: the compiler can neither inline it nor optimise across it.{divergence}"
             ),
-            evidence: evidence(|p| {
-                p.key("divergent");
-                p.bool(divergent);
-                p.key("source");
-                p.str(source);
-                p.key("table");
-                p.value(&table);
+            evidence: Evidence::IndirectCall(evidence::IndirectCall {
+                divergent,
+                source,
+                table,
             }),
             help: None,
-            divisor: None,
         })
     }
 }

@@ -10,6 +10,7 @@ pub mod divide_by_varying;
 pub mod double_precision;
 pub mod dynamic_private_array;
 pub mod engine;
+pub mod evidence;
 pub mod float_atomic_cas_loop;
 pub mod fused_shift_address_in_branch;
 pub mod indirect_call;
@@ -19,9 +20,9 @@ pub mod precise_math;
 use crate::analysis::ControlFlow;
 use crate::analysis::defuse::DefUse;
 use crate::analysis::provenance::FunctionProvenance;
-use crate::compact_json::{CompactJson, Pretty};
 use crate::ir::air::AirInfo;
 use crate::ir::{Body, Function, Module};
+pub use evidence::Evidence;
 pub use pattern::{Pattern, Severity};
 use serde::Serialize;
 use std::path::Path;
@@ -85,33 +86,9 @@ pub trait RuleHook: Sync {
 
 pub struct Description {
     pub message: String,
-    /// A JSON object (`evidence`).
-    pub evidence: CompactJson,
+    pub evidence: Evidence,
     /// Replaces the pattern's fix when this match needs other advice.
     pub help: Option<String>,
-    /// The divisor's name (the divide rules), part of the fingerprint.
-    pub divisor: Option<String>,
-}
-
-/// A finding's evidence: a JSON object whose fields `write` gives in the
-/// order of their keys, as a `serde_json::Value` object (keys sorted) has
-/// them, laid out where the JSON report writes it. Written by hand: made as
-/// a `Value`, serialized and dropped, it cost as much as the rest of the
-/// finding.
-pub fn evidence(write: impl FnOnce(&mut Pretty<'_>)) -> CompactJson {
-    let json = CompactJson::laid_out_by(crate::report::json::EVIDENCE_DEPTH, |p| {
-        p.open(b'{');
-        write(p);
-        p.close(b'}');
-    });
-    // The keys in order: as the parsed object writes them.
-    #[cfg(debug_assertions)]
-    json.assert_as_serde(
-        &json.value(),
-        crate::report::json::EVIDENCE_DEPTH,
-        "evidence",
-    );
-    json
 }
 
 fn hooks() -> [&'static dyn RuleHook; 11] {
@@ -273,7 +250,7 @@ pub struct FunctionContext<'c, 'a> {
 
 /// One finding, ready for every output format. A large module has
 /// thousands: the strings its rule, file and function share are shared
-/// (`Arc`), and the evidence is kept as compact JSON (`CompactJson`).
+/// (`Arc`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
     pub rule: Arc<str>,
@@ -307,182 +284,11 @@ pub struct Finding {
     /// Higher is more urgent: severity first, then loop depth, so a divide
     /// in a loop outranks the same divide outside one.
     pub rank: u32,
-    pub evidence: crate::compact_json::CompactJson,
+    pub evidence: Evidence,
     /// The optimization levels (`O0`, `O2`) a `.metal` source was compiled
     /// at where this finding appears; empty for IR given as input.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub levels: Vec<String>,
-}
-
-impl Finding {
-    /// The finding's JSON as serde writes it (`Serialize`, derived above),
-    /// written field by field: the JSON report writes thousands.
-    pub fn write_json(&self, p: &mut crate::compact_json::Pretty<'_>) {
-        self.write_json_kept(p, &mut KeptJson::default());
-    }
-
-    /// `write_json`, copying the fields this finding shares with the one
-    /// `kept` last saw (its rule's, its help, its function's) as they were
-    /// written then: consecutive findings mostly share them, and escaping
-    /// the same help text and kernel list again was a third of the time
-    /// spent per finding.
-    pub fn write_json_kept(&self, p: &mut crate::compact_json::Pretty<'_>, kept: &mut KeptJson) {
-        p.open(b'{');
-        kept.rule.write(
-            p,
-            |(rule, id, severity, category)| {
-                same(rule, &self.rule)
-                    && same(id, &self.rule_id)
-                    && *severity == self.severity
-                    && same(category, &self.category)
-            },
-            || {
-                (
-                    self.rule.clone(),
-                    self.rule_id.clone(),
-                    self.severity,
-                    self.category.clone(),
-                )
-            },
-            |p| {
-                p.key("rule");
-                p.str(&self.rule);
-                p.key("rule_id");
-                p.str(&self.rule_id);
-                p.key("severity");
-                p.str(self.severity.name());
-                p.key("category");
-                p.str(&self.category);
-            },
-        );
-        p.key("message");
-        p.str(&self.message);
-        kept.help.write(
-            p,
-            |help| same(help, &self.help),
-            || self.help.clone(),
-            |p| {
-                p.key("help");
-                p.str(&self.help);
-            },
-        );
-        kept.place.write(
-            p,
-            |(path, function, kernels)| {
-                same(path, &self.path)
-                    && same(function, &self.function)
-                    && (Arc::ptr_eq(kernels, &self.kernels) || kernels[..] == self.kernels[..])
-            },
-            || {
-                (
-                    self.path.clone(),
-                    self.function.clone(),
-                    self.kernels.clone(),
-                )
-            },
-            |p| {
-                p.key("path");
-                p.str(&self.path);
-                p.key("function");
-                p.str(&self.function);
-                p.key("kernels");
-                p.strs(&self.kernels);
-            },
-        );
-        p.key("ir");
-        p.open(b'{');
-        p.key("path");
-        p.str(&self.ir.path);
-        p.key("line");
-        p.u64(self.ir.line.into());
-        p.close(b'}');
-        p.key("source");
-        match &self.source {
-            Some(s) => s.write_json(p),
-            None => p.null(),
-        }
-        p.key("inlined_at");
-        p.open(b'[');
-        for s in &self.inlined_at {
-            p.element();
-            s.write_json(p);
-        }
-        p.close(b']');
-        p.key("fingerprint");
-        p.str(&self.fingerprint);
-        p.key("loop_depth");
-        p.u64(self.loop_depth.into());
-        p.key("rank");
-        p.u64(self.rank.into());
-        p.key("evidence");
-        p.raw(&self.evidence);
-        if !self.levels.is_empty() {
-            p.key("levels");
-            p.strs(&self.levels);
-        }
-        p.close(b'}');
-    }
-}
-
-/// Equal text, most often the same shared string.
-fn same(a: &Arc<str>, b: &Arc<str>) -> bool {
-    Arc::ptr_eq(a, b) || **a == **b
-}
-
-/// What `Finding::write_json_kept` wrote last for each run of shared
-/// fields, and what from. Keys are compared by content (pointers first),
-/// so a kept text is never copied for other fields.
-#[derive(Default)]
-pub struct KeptJson {
-    rule: Kept<RuleKey>,
-    help: Kept<Arc<str>>,
-    place: Kept<PlaceKey>,
-}
-
-/// Rule, rule id, severity and category.
-type RuleKey = (Arc<str>, Arc<str>, Severity, Arc<str>);
-/// Path, function and kernels.
-type PlaceKey = (Arc<str>, Arc<str>, Arc<[String]>);
-
-/// Fields' text as written for `key` at `depth`.
-struct Kept<K> {
-    key: Option<(K, usize)>,
-    text: Vec<u8>,
-}
-
-impl<K> Default for Kept<K> {
-    fn default() -> Self {
-        Kept {
-            key: None,
-            text: Vec::new(),
-        }
-    }
-}
-
-impl<K> Kept<K> {
-    /// Copies the kept text if `same` says its key is the one `key` makes,
-    /// or else writes the fields by `write` and keeps their text. The
-    /// fields follow others in the object, or come first in both cases.
-    fn write(
-        &mut self,
-        p: &mut Pretty<'_>,
-        same: impl FnOnce(&K) -> bool,
-        key: impl FnOnce() -> K,
-        write: impl FnOnce(&mut Pretty<'_>),
-    ) {
-        if let Some((k, depth)) = &self.key
-            && *depth == p.depth()
-            && same(k)
-        {
-            p.copy(&self.text);
-            return;
-        }
-        let start = p.mark();
-        write(p);
-        self.text.clear();
-        self.text.extend_from_slice(p.since(start));
-        self.key = Some((key(), p.depth()));
-    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -620,16 +426,15 @@ pub fn run(
                 },
                 None => Description {
                     message: rule.pattern.summary.clone(),
-                    evidence: CompactJson::empty_object(),
+                    evidence: Evidence::none(),
                     help: None,
-                    divisor: None,
                 },
             };
             let (name, kernels) = function.get_or_insert_with(|| {
                 let kernels = ctx.kernels.iter().map(|k| k.to_string()).collect();
                 (ctx.function.name.into(), kernels)
             });
-            let fingerprint = fingerprints.next(ctx, rule, inst, description.divisor.as_deref());
+            let fingerprint = fingerprints.next(ctx, rule, inst, description.evidence.subject());
             out.push(Finding {
                 rule: rule.shared.name.clone(),
                 rule_id: rule.shared.id.clone(),

@@ -5,7 +5,8 @@
 //! seed 001 finding 211: "1.6-2.4x").
 
 use super::engine::Matched;
-use super::{Description, FunctionContext, RuleHook, evidence};
+use super::evidence::{self, Evidence};
+use super::{Description, FunctionContext, RuleHook};
 
 pub struct PreciseMath;
 
@@ -34,16 +35,12 @@ impl RuleHook for PreciseMath {
             message: format!(
                 "`{callee}` is the precise {function}: this module is compiled without fast math, so every {function} runs the slower precise routine ({figure}). Where its accuracy is not needed, call metal::fast::{function} (`{fast}`) or build with fast math."
             ),
-            evidence: evidence(|p| {
-                p.key("callee");
-                p.str(callee);
-                p.key("fast_form");
-                p.str(&fast);
-                p.key("function");
-                p.str(function);
+            evidence: Evidence::PreciseMath(evidence::PreciseMath {
+                callee: callee.to_string(),
+                fast_form: fast,
+                function: function.to_string(),
             }),
             help: None,
-            divisor: None,
         })
     }
 }
