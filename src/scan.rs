@@ -718,6 +718,19 @@ fn analyze<'a>(
             let mapped = crate::source::map(module, v.function, body, v.du, f.inst, resolver);
             f.source = mapped.source;
             f.inlined_at = mapped.inlined_at;
+            if let Some(src) = &mut f.source {
+                let tokens = rules
+                    .find(&f.rule)
+                    .map_or(&[][..], |r| &r.pattern.source_tokens);
+                src.status = resolver.status(src, tokens);
+            }
+            f.ir.instruction = instruction_text(module.text, v.function, f.ir.line);
+            let opcode = v
+                .body
+                .instructions
+                .get(f.inst)
+                .map_or("", |i| i.opcode_text);
+            f.cause = rules::cause::cause_id(f, opcode);
         }
         if let Some(body) = v.function.body_range.clone() {
             done.add(body, module.text, release);
@@ -726,6 +739,17 @@ fn analyze<'a>(
     done.release(module.text, release);
     findings.sort_by(|a, b| a.ir.line.cmp(&b.ir.line).then_with(|| a.rule.cmp(&b.rule)));
     (findings, walked.ctx.air, walked.blocks, walked.instructions)
+}
+
+/// The text of IR line `line`, which stands in `function`'s body, trimmed.
+fn instruction_text(text: &str, function: &ir::Function<'_>, line: u32) -> String {
+    let Some(body) = function.body_range.clone().and_then(|r| text.get(r)) else {
+        return String::new();
+    };
+    let skip = line.saturating_sub(function.body_line) as usize;
+    body.split('\n')
+        .nth(skip)
+        .map_or_else(String::new, |l| l.trim().to_string())
 }
 
 /// Function bodies the walk is done with, given to `release` in runs of a

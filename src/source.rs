@@ -27,6 +27,24 @@ pub struct SourceLocation {
     /// True when borrowed from a user instruction or the function's start.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub approximate: bool,
+    /// Whether the line on disk is the one the IR was compiled from
+    /// (`Resolver::status`); `Exact` until checked.
+    pub status: SourceStatus,
+}
+
+/// How far a source location can be trusted, once its file is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceStatus {
+    /// The line holds the operation the finding is about.
+    Exact,
+    /// Borrowed from a neighbouring instruction or the function's start.
+    Approximate,
+    /// The line does not hold the operation, or is past the end of the
+    /// file: the source changed since the IR was compiled.
+    Stale,
+    /// The file is not on disk (see `--source-root`).
+    NotFound,
 }
 
 /// Where an instruction comes from: its own location and, innermost first,
@@ -36,6 +54,13 @@ pub struct Mapped {
     pub source: Option<SourceLocation>,
     pub inlined_at: Vec<SourceLocation>,
 }
+
+/// Source files read to check locations against, by resolved path; `None`
+/// when unreadable.
+type Texts = rustc_hash::FxHashMap<String, Option<std::sync::Arc<str>>>;
+
+/// MSL files larger than this are not read to check a location.
+const MAX_CHECKED_SOURCE: u64 = 16 << 20;
 
 /// Resolved paths by filename, then directory (looked up without copying
 /// either).
@@ -50,6 +75,8 @@ pub struct Resolver {
     /// costs up to seven `stat`s (thousands on a large module whose
     /// sources are not on this machine).
     resolved: std::cell::RefCell<Memo>,
+    /// The files `status` has read.
+    texts: std::cell::RefCell<Texts>,
 }
 
 impl Resolver {
@@ -74,6 +101,39 @@ impl Resolver {
         Resolver {
             roots,
             resolved: Default::default(),
+            texts: Default::default(),
+        }
+    }
+
+    /// Checks `loc` against its file on disk: `tokens` are what a line
+    /// holding the finding's operation contains, one of them at least
+    /// (`/` or `%` for a divide); with none given, any line in the file is
+    /// taken as exact.
+    pub fn status(&self, loc: &SourceLocation, tokens: &[String]) -> SourceStatus {
+        let text = self
+            .texts
+            .borrow_mut()
+            .entry(loc.path.clone())
+            .or_insert_with(|| read_source(&loc.path))
+            .clone();
+        let Some(text) = text else {
+            return SourceStatus::NotFound;
+        };
+        let Some(line) = loc
+            .line
+            .checked_sub(1)
+            .and_then(|i| text.lines().nth(i as usize))
+        else {
+            return SourceStatus::Stale;
+        };
+        if loc.approximate {
+            return SourceStatus::Approximate;
+        }
+        let code = line.split("//").next().unwrap_or(line);
+        if tokens.is_empty() || tokens.iter().any(|t| code.contains(t.as_str())) {
+            SourceStatus::Exact
+        } else {
+            SourceStatus::Stale
         }
     }
 
@@ -161,7 +221,17 @@ fn location(
         column: loc.column,
         function: sp.and_then(|sp| sp.name).map(str::to_string),
         approximate,
+        status: SourceStatus::Exact,
     }
+}
+
+fn read_source(path: &str) -> Option<std::sync::Arc<str>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_CHECKED_SOURCE {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into())
 }
 
 /// A header of the Metal standard library, as the toolchain records it:
@@ -232,6 +302,7 @@ pub fn map(
             column: 0,
             function: sp.name.map(str::to_string),
             approximate: true,
+            status: SourceStatus::Exact,
         }
     });
     Mapped {

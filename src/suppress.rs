@@ -159,15 +159,18 @@ fn bad_suppression(near: &Finding, path: &str, line: u32, why: String) -> Findin
         column: 0,
         function: None,
         approximate: false,
+        status: crate::source::SourceStatus::Exact,
     });
     f.inlined_at.clear();
     f.ir = IrLocation {
         path: near.ir.path.clone(),
         line: near.ir.line,
+        instruction: String::new(),
     };
     f.evidence = crate::rules::Evidence::none();
     f.cycles = None;
     f.fingerprint = format!("suppression:{path}:{line}");
+    f.cause = crate::rules::cause::cause_id(&f, "");
     f
 }
 

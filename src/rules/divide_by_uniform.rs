@@ -4,14 +4,47 @@
 //! a `[[function_constant]]` divisor costs ~80 (seed 000, llama.cpp #22711).
 
 use super::engine::Matched;
-use super::evidence::{Divide, Divisor, Evidence};
+use super::evidence::{Divide, Divisor, Evidence, Paired};
 use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::provenance::{Origin, OriginKind};
+use crate::ir::Opcode;
 
 pub struct DivideByUniform;
 
+/// The quotient's or remainder's partner: the same routine computes both
+/// (LLVM's DivRemPairs keeps such pairs together for targets that do), so a
+/// `udiv` and a `urem` on the same operands are one finding, costed once.
+/// `Err(())` when the partner comes first and its finding covers this one.
+fn partner(ctx: &FunctionContext<'_, '_>, at: usize) -> Result<Option<Paired>, ()> {
+    let Some(inst) = ctx.body.instructions.get(at) else {
+        return Ok(None);
+    };
+    let other = match inst.opcode {
+        Opcode::UDiv => Opcode::URem,
+        Opcode::URem => Opcode::UDiv,
+        Opcode::SDiv => Opcode::SRem,
+        Opcode::SRem => Opcode::SDiv,
+        _ => return Ok(None),
+    };
+    let found = ctx
+        .body
+        .instructions
+        .iter()
+        .enumerate()
+        .find(|(_, i)| i.opcode == other && i.ty == inst.ty && i.operands == inst.operands);
+    match found {
+        Some((j, _)) if j < at => Err(()),
+        Some((_, i)) => Ok(Some(Paired {
+            opcode: i.opcode.name(),
+            line: i.line,
+        })),
+        None => Ok(None),
+    }
+}
+
 /// Evidence shared by the divide rules: the divisor and the divide's shape,
-/// with the routine's `cycles` when the rule counts them.
+/// with the routine's `cycles` when the rule counts them. `None` for the
+/// second of a divide/remainder pair, which the first one's finding names.
 pub fn divide_evidence(
     ctx: &FunctionContext<'_, '_>,
     m: &Matched,
@@ -19,6 +52,7 @@ pub fn divide_evidence(
 ) -> Option<(Evidence, Origin, u32)> {
     let inst = ctx.body.instructions.get(m.inst)?;
     inst.operands.get(1)?;
+    let paired_with = partner(ctx, m.inst).ok()?;
     // By position: the same as `value` of the operand, without a name lookup.
     let divisor = ctx.prov.operand(ctx.body, ctx.du, m.inst, 1);
     let origin = divisor.main_origin().unwrap_or(Origin {
@@ -36,6 +70,7 @@ pub fn divide_evidence(
         },
         loop_depth: m.loop_depth,
         opcode: inst.opcode.name(),
+        paired_with,
         vector: ctx.module.types.is_vector(inst.ty),
     });
     Some((evidence, origin, bits))
@@ -49,6 +84,20 @@ pub fn cost_notes(m: &Matched, bits: u32) -> String {
     let mut s = String::new();
     push_cost_notes(&mut s, m, bits);
     s
+}
+
+/// What a divide/remainder pair adds to the message: the other half.
+pub fn pair_note(evidence: &Evidence) -> String {
+    match evidence {
+        Evidence::Divide(Divide {
+            paired_with: Some(p),
+            ..
+        }) => format!(
+            " The `{}` at line {} on the same operands runs in the same routine and is counted with this one.",
+            p.opcode, p.line
+        ),
+        _ => String::new(),
+    }
 }
 
 /// `cost_notes`, appended to `s`.
@@ -77,7 +126,8 @@ impl RuleHook for DivideByUniform {
         if origin.kind == OriginKind::Builtin && origin.name == "threads_per_simdgroup" {
             return Some(Description {
                 message: format!(
-                    "`{op}` by threads_per_simdgroup, which is always 32 on Apple GPUs: write 32 and the divide becomes a shift (~5 cycles instead of ~730).{}",
+                    "`{op}` by threads_per_simdgroup, which is always 32 on Apple GPUs: write 32 and the divide becomes a shift (~5 cycles instead of ~730).{}{}",
+                    pair_note(&evidence),
                     cost_notes(m, bits)
                 ),
                 evidence,
@@ -103,6 +153,7 @@ impl RuleHook for DivideByUniform {
         ] {
             message.push_str(piece);
         }
+        message.push_str(&pair_note(&evidence));
         push_cost_notes(&mut message, m, bits);
         Some(Description {
             message,

@@ -56,7 +56,19 @@ pub struct Divide {
     pub loop_depth: u32,
     /// `udiv`, `sdiv`, `urem` or `srem`.
     pub opcode: &'static str,
+    /// The remainder (or quotient) on the same operands, computed by the
+    /// same routine and reported with this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paired_with: Option<Paired>,
     pub vector: bool,
+}
+
+/// The other half of a divide/remainder pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Paired {
+    pub opcode: &'static str,
+    /// Its IR line.
+    pub line: u32,
 }
 
 /// Where a divisor comes from.

@@ -4,6 +4,7 @@
 
 pub mod barrier_in_divergent_flow;
 pub mod byte_arithmetic;
+pub mod cause;
 pub mod device_atomic_in_loop;
 pub mod divide_by_uniform;
 pub mod divide_by_varying;
@@ -272,6 +273,9 @@ pub struct Finding {
     /// instruction's shape (opcode, types, constants, callee) and its rank
     /// among same-shaped findings of the function.
     pub fingerprint: String,
+    /// The cause this finding is an instance of (`cause::cause_id`): the
+    /// same for every instance of one problem, across files and kernels.
+    pub cause: String,
     /// The rule's cost figure per execution (`cycles` in its pattern), for
     /// the report's estimates; user patterns have one too.
     #[serde(skip)]
@@ -295,6 +299,9 @@ pub struct Finding {
 pub struct IrLocation {
     pub path: Arc<str>,
     pub line: u32,
+    /// The instruction's text as the IR has it: for a binary input the
+    /// only view of it a person has.
+    pub instruction: String,
 }
 
 /// FNV-1a: tiny, and stable across Rust versions (unlike `DefaultHasher`),
@@ -451,10 +458,12 @@ pub fn run(
                 ir: IrLocation {
                     path: path.clone(),
                     line: inst.line,
+                    instruction: String::new(),
                 },
                 source: None,
                 inlined_at: Vec::new(),
                 fingerprint,
+                cause: String::new(),
                 cycles: rule.pattern.cycles,
                 inst: m.inst,
                 loop_depth: m.loop_depth,

@@ -10,6 +10,7 @@
 //! rationale = "..."               # with the figure and its source
 //! fix = "..."
 //! cycles = 730                    # optional: estimated cost per execution
+//! source_tokens = ["/", "%"]      # optional: an MSL line of the operation holds one
 //!
 //! [match]                         # every condition given must hold
 //! opcodes = ["udiv", "sdiv"]      # instruction opcodes
@@ -94,6 +95,10 @@ pub struct Pattern {
     pub fix: String,
     #[serde(default)]
     pub cycles: Option<u32>,
+    /// What an MSL line holding the operation contains (any one of them):
+    /// a mapped line holding none is reported `stale`.
+    #[serde(default)]
+    pub source_tokens: Vec<String>,
     #[serde(rename = "match")]
     pub matcher: Match,
 }
