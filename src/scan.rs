@@ -219,11 +219,10 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
                 Ok(m) => m,
                 Err(e) => return vec![FileReport::failed(shown, e)],
             };
-            let is_library = matches!(
-                crate::compile::BinaryInput::from_path(path),
-                Some(crate::compile::BinaryInput::Metallib(_))
-            );
-            modules
+            let kind = input::Kind::of_file(path);
+            let is_library = kind == Some(input::Kind::Metallib);
+            let note = kind.and_then(|k| k.mismatch(path));
+            let mut reports: Vec<FileReport> = modules
                 .into_iter()
                 .map(|m| {
                     let name = match (is_library, m.name.split_once(':')) {
@@ -235,7 +234,11 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
                         Err(e) => FileReport::failed(name, e),
                     }
                 })
-                .collect()
+                .collect();
+            if let (Some(note), Some(first)) = (note, reports.first_mut()) {
+                first.diagnostics.insert(0, Diagnostic::warning(0, note));
+            }
+            reports
         })
         .collect()
 }
@@ -411,19 +414,43 @@ pub fn scan_file(path: &Path, rules: &RuleSet) -> FileReport {
     scan_file_with(path, &ScanConfig::new(rules))
 }
 
-/// Scans one file with a full configuration.
+/// Scans one file of IR text with a full configuration (a file of another
+/// kind fails, saying what it is; [`scan_path`] reads every kind).
 pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
-    let shown = path.display().to_string();
+    match input::load(path) {
+        Ok(source) => scan_source(path, &source, config),
+        Err(e) => FileReport::failed(path.display().to_string(), e.0),
+    }
+}
+
+/// Scans one file as what its bytes say it is, whatever its extension:
+/// IR text here, bitcode and metallibs through llvm-dis (one report per
+/// module). A file named for another kind gets a note saying so.
+pub fn scan_path(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
     let source = match input::load(path) {
         Ok(s) => s,
-        Err(e) => return FileReport::failed(shown, e.0),
+        Err(e) => return vec![FileReport::failed(path.display().to_string(), e.0)],
     };
+    if input::Kind::of(source.bytes()).is_binary() {
+        drop(source);
+        return scan_binaries(&[path], config).concat();
+    }
+    vec![scan_source(path, &source, config)]
+}
+
+fn scan_source(path: &Path, source: &input::Source, config: &ScanConfig<'_>) -> FileReport {
+    let shown = path.display().to_string();
+    let note = input::Kind::of(source.bytes()).mismatch(path);
     let text = match input::as_ir_text(source.bytes()) {
         Ok(t) => t,
         Err(e) => return FileReport::failed(shown, e.0),
     };
     let base = PathBuf::from(&shown);
-    scan_text_at(shown, &base, text, config, &|part| source.release(part))
+    let mut report = scan_text_at(shown, &base, text, config, &|part| source.release(part));
+    if let Some(note) = note {
+        report.diagnostics.insert(0, Diagnostic::warning(0, note));
+    }
+    report
 }
 
 /// Scans IR text already in memory (`path` is only used for the report).
@@ -822,7 +849,7 @@ pub fn scan_each(
             Unit::One(i, Found::File(p)) if xcrun::is_metal(p) => {
                 vec![(*i, vec![scan_metal(p, config)])]
             }
-            Unit::One(i, Found::File(p)) => vec![(*i, vec![scan_file_with(p, config)])],
+            Unit::One(i, Found::File(p)) => vec![(*i, scan_path(p, config))],
             Unit::One(i, Found::Error(p, e)) => {
                 vec![(
                     *i,
@@ -997,7 +1024,12 @@ impl<'c, 'r> Units<'c, 'r> {
         self.next_place += 1;
         self.bar.found();
         match found {
-            Found::File(p) if crate::compile::BinaryInput::from_path(&p).is_some() => {
+            // Named and made as binaries: batched for llvm-dis. Anything
+            // else is read alone, as what its bytes say (`scan_path`).
+            Found::File(p)
+                if crate::compile::BinaryInput::from_path(&p).is_some()
+                    && input::Kind::of_file(&p).is_some_and(input::Kind::is_binary) =>
+            {
                 self.batch.push((place, p));
                 if self.batch.len() == crate::compile::llvm_dis::BATCH {
                     self.send_batch();
