@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 pub enum Status {
     Ok,
     Error,
+    /// Not read, and why is in `reason`: a `.metal` source with no compiler
+    /// driver here.
+    Skipped,
 }
 
 /// What one file gave.
@@ -33,6 +36,9 @@ pub struct FileReport {
     pub status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why the file was skipped (`status` `skipped`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
     /// Compute entry points (`!air.kernel`).
     pub kernels: Vec<EntryJson>,
@@ -109,6 +115,7 @@ impl FileReport {
             path,
             status: Status::Error,
             error: Some(error),
+            reason: None,
             diagnostics: Vec::new(),
             kernels: Vec::new(),
             shaders: Vec::new(),
@@ -117,6 +124,16 @@ impl FileReport {
             suppressed: Vec::new(),
             baseline_matched: 0,
             compiled: Vec::new(),
+        }
+    }
+
+    /// A file not read, and why.
+    pub fn skipped(path: String, reason: String) -> Self {
+        FileReport {
+            status: Status::Skipped,
+            error: None,
+            reason: Some(reason),
+            ..FileReport::failed(path, String::new())
         }
     }
 
@@ -168,6 +185,23 @@ impl<'r> ScanConfig<'r> {
     fn llvm_dis(&self) -> &Result<crate::compile::LlvmDis, String> {
         self.llvm_dis_found
             .get_or_init(|| crate::compile::LlvmDis::find(self.llvm_dis.as_deref()))
+    }
+
+    /// Resolves the tools the command line named (`--llvm-dis`, `--xcrun`)
+    /// now, so that a bad one is one error before anything is scanned, not
+    /// one per file. Tools left to the search are still found on first need.
+    pub fn check_named_tools(&self) -> Result<(), String> {
+        if self.llvm_dis.is_some() {
+            if let Err(e) = self.llvm_dis() {
+                return Err(format!("--llvm-dis: {e}"));
+            }
+        }
+        if self.metal.xcrun.is_some() {
+            if let Err(Unavailable::Broken(e) | Unavailable::Missing(e)) = self.xcrun() {
+                return Err(format!("--xcrun: {e}"));
+            }
+        }
+        Ok(())
     }
 
     /// The compiler driver for `.metal` files, found on first need.
@@ -317,7 +351,7 @@ fn merge_levels(
             Ok(text) => {
                 let r = scan_text_at(ir_name.clone(), source, &text, config, &|_| {});
                 match r.status {
-                    Status::Error => Some(format!(
+                    Status::Error | Status::Skipped => Some(format!(
                         "the compiler's IR ({ir_name}) could not be read: {}",
                         r.error.as_deref().unwrap_or("unreadable")
                     )),
@@ -558,6 +592,7 @@ fn scan_text_at(
         path,
         status: Status::Ok,
         error: None,
+        reason: None,
         diagnostics,
         kernels,
         shaders,
@@ -850,6 +885,12 @@ pub fn scan_each(
                 vec![(*i, vec![scan_metal(p, config)])]
             }
             Unit::One(i, Found::File(p)) => vec![(*i, scan_path(p, config))],
+            Unit::Skipped(i, p, why) => {
+                vec![(
+                    *i,
+                    vec![FileReport::skipped(p.display().to_string(), why.clone())],
+                )]
+            }
             Unit::One(i, Found::Error(p, e)) => {
                 vec![(
                     *i,
@@ -974,6 +1015,8 @@ impl InOrder {
 /// Each file comes with its place in the walk.
 enum Unit {
     One(usize, Found),
+    /// A file not to read, and why: its report says so, in its place.
+    Skipped(usize, PathBuf, String),
     Binaries(Vec<(usize, PathBuf)>),
 }
 
@@ -1016,6 +1059,9 @@ impl<'c, 'r> Units<'c, 'r> {
             if let Err(Unavailable::Missing(why)) = self.config.xcrun() {
                 self.skip_reason.get_or_insert_with(|| why.clone());
                 self.skipped.push(p.clone());
+                let place = self.next_place;
+                self.next_place += 1;
+                self.send(Unit::Skipped(place, p.clone(), why.clone()));
                 return;
             }
             self.bar.compiles();
