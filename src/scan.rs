@@ -191,14 +191,15 @@ impl<'r> ScanConfig<'r> {
     /// now, so that a bad one is one error before anything is scanned, not
     /// one per file. Tools left to the search are still found on first need.
     pub fn check_named_tools(&self) -> Result<(), String> {
+        // Their messages start with the flag and the path.
         if self.llvm_dis.is_some() {
             if let Err(e) = self.llvm_dis() {
-                return Err(format!("--llvm-dis: {e}"));
+                return Err(e.clone());
             }
         }
         if self.metal.xcrun.is_some() {
             if let Err(Unavailable::Broken(e) | Unavailable::Missing(e)) = self.xcrun() {
-                return Err(format!("--xcrun: {e}"));
+                return Err(e.clone());
             }
         }
         Ok(())
