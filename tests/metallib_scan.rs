@@ -7,7 +7,6 @@ mod common;
 use air_scan::rules::{Finding, RuleSet};
 use air_scan::scan::{ScanConfig, Status, scan_binary, scan_file};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 type Key = (String, String, String);
 
