@@ -274,26 +274,15 @@ fn suppressed_findings_are_results_with_suppressions_when_asked() {
 /// logical locations.
 #[test]
 fn results_in_binary_artifacts_have_no_region() {
-    let Some(dis) = common::llvm_dis("the binary-artifact SARIF test") else {
-        return;
-    };
-    let name = dis.file_name().unwrap().to_str().unwrap();
-    let llvm_as = dis.with_file_name(name.replace("llvm-dis", "llvm-as"));
-    if !llvm_as.is_file() {
-        common::missing(
-            "the binary-artifact SARIF test",
-            "no llvm-as beside llvm-dis",
-        );
+    let dir = tempfile::tempdir().unwrap();
+    let air = dir.path().join("k.air");
+    if !common::assemble(
+        &fixture("minimal_kernel.ll"),
+        &air,
+        "the binary-artifact SARIF test",
+    ) {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let st = std::process::Command::new(&llvm_as)
-        .arg(fixture("minimal_kernel.ll"))
-        .arg("-o")
-        .arg(dir.path().join("k.air"))
-        .status()
-        .unwrap();
-    assert!(st.success());
     let (sarif, _) = sarif_in(dir.path(), &["k.air"]);
     let s: Value = serde_json::from_slice(&sarif).unwrap();
     let r = &results(&s)[0];

@@ -47,6 +47,32 @@ pub fn llvm_dis(what: &str) -> Option<PathBuf> {
     }
 }
 
+/// Assembles `src` (IR text) into bitcode at `out` with the llvm-as beside
+/// the llvm-dis air-scan finds; `false` after [`missing`] when there is none.
+pub fn assemble(src: &Path, out: &Path, what: &str) -> bool {
+    let Some(dis) = llvm_dis(what) else {
+        return false;
+    };
+    let name = dis
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace("llvm-dis", "llvm-as");
+    let llvm_as = dis.with_file_name(name);
+    if !llvm_as.is_file() {
+        missing(what, &format!("no llvm-as beside {}", dis.display()));
+        return false;
+    }
+    let st = std::process::Command::new(&llvm_as)
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .status()
+        .unwrap();
+    assert!(st.success(), "{} {}", llvm_as.display(), src.display());
+    true
+}
+
 /// Every file under `dir` whose name ends with `suffix`, sorted.
 pub fn files_ending(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
