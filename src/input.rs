@@ -113,6 +113,106 @@ pub fn load(path: &Path) -> Result<Source, InputError> {
     }
 }
 
+/// What a file holds, by its first bytes: the extension only names what
+/// it should hold. Both the scan and `diff` route a file by this, and note
+/// when its extension says otherwise ([`Kind::mismatch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// LLVM IR text (or anything else that is not one of the below: the
+    /// reader says what is wrong with it).
+    Text,
+    /// IR text inside a `metal-objdump` dump (`0x... -- name:` first line),
+    /// which the reader cuts away.
+    Dump,
+    /// LLVM bitcode, raw (`BC\xC0\xDE`) or in the wrapper `.air` files use
+    /// (0x0B17C0DE).
+    Bitcode,
+    /// A `.metallib` library (`MTLB`).
+    Metallib,
+}
+
+/// Bytes [`Kind::of_file`] reads: enough for the magics and a dump's first line.
+const SNIFF_BYTES: usize = 256;
+
+impl Kind {
+    /// What `bytes` (a file's first bytes, or all of them) hold.
+    pub fn of(bytes: &[u8]) -> Kind {
+        if bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(b"\xDE\xC0\x17\x0B") {
+            Kind::Bitcode
+        } else if bytes.starts_with(b"MTLB") {
+            Kind::Metallib
+        } else if bytes.starts_with(b"0x") && {
+            let line = &bytes[..memchr::memchr(b'\n', bytes).unwrap_or(bytes.len())];
+            memchr::memmem::find(line, b" -- ").is_some()
+        } {
+            Kind::Dump
+        } else {
+            Kind::Text
+        }
+    }
+
+    /// What the file at `path` holds, from its first bytes; `None` when it
+    /// cannot be read (the scan then reports why, in its place).
+    pub fn of_file(path: &Path) -> Option<Kind> {
+        use std::io::Read;
+        let mut head = Vec::with_capacity(SNIFF_BYTES);
+        File::open(path)
+            .ok()?
+            .take(SNIFF_BYTES as u64)
+            .read_to_end(&mut head)
+            .ok()?;
+        Some(Kind::of(&head))
+    }
+
+    /// What the extension of `path` says a file holds, if it is one of ours.
+    pub fn by_extension(path: &Path) -> Option<Kind> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "ll" => Some(Kind::Text),
+            "air" | "bc" => Some(Kind::Bitcode),
+            "metallib" => Some(Kind::Metallib),
+            _ => None,
+        }
+    }
+
+    /// Whether the file goes to a disassembler rather than the text reader.
+    pub fn is_binary(self) -> bool {
+        matches!(self, Kind::Bitcode | Kind::Metallib)
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::Text => "LLVM IR text",
+            Kind::Dump => "IR text in a metal-objdump dump",
+            Kind::Bitcode => "LLVM bitcode",
+            Kind::Metallib => "a metallib",
+        }
+    }
+
+    /// The note to give when `path`'s extension says other than what its
+    /// bytes, `self`, are: `None` when they agree, or when the extension is
+    /// not one of ours and the file is text.
+    pub fn mismatch(self, path: &Path) -> Option<String> {
+        let named = Kind::by_extension(path);
+        let agrees = match named {
+            Some(Kind::Text) => matches!(self, Kind::Text | Kind::Dump),
+            Some(k) => k == self,
+            None => !self.is_binary(),
+        };
+        if agrees {
+            return None;
+        }
+        let named = path.extension().map_or_else(
+            || "has no extension".to_string(),
+            |e| format!("is named .{}", e.to_string_lossy()),
+        );
+        Some(format!(
+            "the file {named} but holds {}: read as what it holds",
+            self.describe()
+        ))
+    }
+}
+
 /// Checks that `bytes` can be IR text and returns it as `&str`.
 pub fn as_ir_text(bytes: &[u8]) -> Result<&str, InputError> {
     if bytes.is_empty() {

@@ -44,6 +44,15 @@ impl Color {
     }
 }
 
+/// What `--help` ends with.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  nothing at or above --fail-on was found
+  1  a finding at or above --fail-on (default: error) was reported
+  2  a usage error, a tool named on the command line that does not work, a
+     file that could not be read or had reader errors, or nothing analysed
+     (no IR file found, or only .metal files and no compiler); 2 wins over 1";
+
 /// Finds Apple-GPU hazards in the LLVM IR (AIR) that Apple's Metal compiler
 /// emits, per file and per kernel.
 #[derive(Parser, Debug)]
@@ -51,7 +60,8 @@ impl Color {
     name = "air-scan",
     version,
     about,
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -94,78 +104,92 @@ struct RuleArgs {
 #[derive(Args, Debug)]
 struct ScanArgs {
     /// Files and directories to scan (directories recursively: `.ll`,
-    /// `.air`, `.metallib` and `.metal` files, respecting .gitignore).
+    /// `.air`, `.metallib` and `.metal` files, any case, leaving out what
+    /// .gitignore files and `--exclude` name, and hidden files). A file is
+    /// read as what its bytes hold, whatever its name.
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
 
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, help_heading = "Output")]
+    format: Format,
+
+    /// Exit with 1 when a finding at or above this severity is reported.
+    #[arg(long, value_enum, default_value_t = FailOn::Error, help_heading = "Output")]
+    fail_on: FailOn,
+
+    /// Report only findings not in this earlier `--format json` report
+    /// (files matched relative to the folder scanned).
+    #[arg(long, value_name = "REPORT", help_heading = "Output")]
+    baseline: Option<PathBuf>,
+
+    /// List the findings that `// air-scan: ignore[...]` comments silenced
+    /// (in SARIF: as results with `suppressions`).
+    #[arg(long, help_heading = "Output")]
+    show_suppressed: bool,
+
+    /// Base folder for SARIF artifact URIs (default: the current directory,
+    /// which should be the repository root for GitHub code scanning).
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
+    sarif_root: Option<PathBuf>,
+
+    /// When to colour the text output.
+    #[arg(long, value_enum, default_value_t = Color::Auto, help_heading = "Output")]
+    color: Color,
+
     /// Leave out what matches this glob (gitignore syntax, below each
     /// directory scanned, e.g. `vendor/` or `*.O0.ll`); may be repeated.
-    #[arg(long, value_name = "GLOB")]
+    #[arg(long, value_name = "GLOB", help_heading = "Input")]
     exclude: Vec<String>,
+
+    /// Files read in parallel (default: one per core).
+    #[arg(long, short = 'j', help_heading = "Input")]
+    jobs: Option<usize>,
+
+    /// The llvm-dis to turn `.air` and `.metallib` bitcode into text
+    /// (default: the newest `llvm-dis-NN` on PATH, then `llvm-dis`).
+    #[arg(long, value_name = "PATH", help_heading = "Input")]
+    llvm_dis: Option<PathBuf>,
+
+    /// Where to look for the MSL files debug info names.
+    #[arg(long, value_name = "DIR", help_heading = "Input")]
+    source_root: Option<PathBuf>,
 
     /// The compiler driver for `.metal` files, called as `PATH metal ...`
     /// (default: `xcrun` on PATH; without one, `.metal` files are skipped).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = ".metal sources")]
     xcrun: Option<PathBuf>,
 
     /// A flag for compiling `.metal` files (`-std=metal3.1`, `-Iinclude`,
     /// `-DNAME=1`, `-ffast-math`, ...), after those of `air-scan.toml`;
     /// may be repeated.
-    #[arg(long = "metal-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    #[arg(
+        long = "metal-flag",
+        value_name = "FLAG",
+        allow_hyphen_values = true,
+        help_heading = ".metal sources"
+    )]
     metal_flags: Vec<String>,
 
     /// Optimization levels `.metal` files are compiled at (default: O0,O2,
     /// or `levels` in `air-scan.toml`).
-    #[arg(long, value_name = "LEVELS", value_delimiter = ',')]
+    #[arg(
+        long,
+        value_name = "LEVELS",
+        value_delimiter = ',',
+        help_heading = ".metal sources"
+    )]
     levels: Vec<String>,
 
     /// Where compiled `.metal` files are cached (default:
     /// `$XDG_CACHE_HOME/air-scan`, else `~/.cache/air-scan`).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = ".metal sources")]
     cache_dir: Option<PathBuf>,
 
     /// Compile every `.metal` file anew, keeping nothing (wins over
     /// `--cache-dir`).
-    #[arg(long)]
+    #[arg(long, help_heading = ".metal sources")]
     no_cache: bool,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-
-    /// Files read in parallel (default: one per core).
-    #[arg(long, short = 'j')]
-    jobs: Option<usize>,
-
-    /// Exit with 1 when a finding at or above this severity is reported.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    fail_on: FailOn,
-
-    /// Report only findings not in this earlier `--format json` report.
-    #[arg(long, value_name = "REPORT")]
-    baseline: Option<PathBuf>,
-
-    /// List the findings that `// air-scan: ignore[...]` comments silenced.
-    #[arg(long)]
-    show_suppressed: bool,
-
-    /// When to colour the text output.
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    color: Color,
-
-    /// The llvm-dis to turn `.air` and `.metallib` bitcode into text
-    /// (default: the newest `llvm-dis-NN` on PATH, then `llvm-dis`).
-    #[arg(long, value_name = "PATH")]
-    llvm_dis: Option<PathBuf>,
-
-    /// Base folder for SARIF artifact URIs (default: the current directory,
-    /// which should be the repository root for GitHub code scanning).
-    #[arg(long, value_name = "DIR")]
-    sarif_root: Option<PathBuf>,
-
-    /// Where to look for the MSL files debug info names.
-    #[arg(long, value_name = "DIR")]
-    source_root: Option<PathBuf>,
 
     #[command(flatten)]
     rules: RuleArgs,
@@ -238,8 +262,14 @@ fn main() -> ExitCode {
     match &cli.command {
         Some(Command::Rules { .. }) => return print(&report::text::rules_list(&rules)),
         Some(Command::Explain { rule, .. }) => {
+            let bad = &air_scan::suppress::BAD_SUPPRESSION_RULE;
             return match rules.find(rule) {
                 Some(r) => print(&report::text::explain(r)),
+                None if rule.eq_ignore_ascii_case(bad.name)
+                    || rule.eq_ignore_ascii_case(bad.id) =>
+                {
+                    print(&report::text::explain_pseudo(bad))
+                }
                 None => {
                     eprintln!("air-scan: no rule is named '{rule}' (see `air-scan rules`)");
                     ExitCode::from(2)
@@ -249,13 +279,36 @@ fn main() -> ExitCode {
         None | Some(Command::Diff(_)) => {}
     }
     let args = &cli.scan;
+    scan(args, &rules)
+}
+
+/// Every rule's name and id, whether `--select` and `--ignore` keep it or
+/// not: a suppression may name any of them.
+fn every_rule_name(args: &RuleArgs) -> Vec<String> {
+    let all = RuleArgs {
+        patterns: args.patterns.clone(),
+        select: Vec::new(),
+        ignore: Vec::new(),
+    };
+    load_rules(&all)
+        .map(|set| {
+            set.rules
+                .iter()
+                .flat_map(|r| [r.pattern.name.clone(), r.pattern.id.clone()])
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The scan itself: exit 0, 1 or 2 as `--help` says.
+fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let mut config = scan::ScanConfig::new(&rules);
+    let mut config = scan::ScanConfig::new(rules);
     config.source_root = args.source_root.clone();
     config.llvm_dis = args.llvm_dis.clone();
-    if let Err(e) = configure_inputs(&mut config, args) {
+    if let Err(e) = configure_inputs(&mut config, args).and_then(|()| config.check_named_tools()) {
         eprintln!("air-scan: {e}");
         return ExitCode::from(2);
     }
@@ -271,6 +324,7 @@ fn main() -> ExitCode {
         }
         None => None,
     };
+    let roots = air_scan::baseline::Roots::new(&args.paths);
     use air_scan::rules::Severity;
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),
@@ -286,11 +340,13 @@ fn main() -> ExitCode {
                 .any(|f| f.severity >= t)
         })
     };
-    let mut suppressor = air_scan::suppress::Suppressor::default();
+    let mut suppressor = air_scan::suppress::Suppressor::new(&every_rule_name(&args.rules));
+    let mut analysed = 0;
     let mut settle = |file: &mut scan::FileReport| {
+        analysed += usize::from(file.status == scan::Status::Ok);
         suppressor.apply(file);
         if let Some(b) = &baseline {
-            b.apply(std::slice::from_mut(file));
+            b.apply(std::slice::from_mut(file), &roots);
         }
     };
     // JSON and text are written as the scan goes, each report let go once
@@ -326,17 +382,34 @@ fn main() -> ExitCode {
             let mut scanned = scan::scan_all(&args.paths, jobs, &config);
             let mut files = std::mem::take(&mut scanned.files);
             files.iter_mut().for_each(&mut settle);
-            let written = print(&report::sarif::render(
-                &files,
-                &rules,
-                args.sarif_root.as_deref(),
-            ));
-            let written = written == ExitCode::SUCCESS;
+            let options = report::sarif::Options {
+                base: args.sarif_root.as_deref(),
+                show_suppressed: args.show_suppressed,
+            };
+            let sarif = report::sarif::render(&files, rules, &options);
+            if let Some(cut) = &sarif.cut {
+                eprintln!("air-scan: {cut}");
+            }
+            let written = print(&sarif.text) == ExitCode::SUCCESS;
             (scanned, written, report::Totals::of(&files), fails(&files))
         }
     };
+    if analysed == 0 {
+        eprintln!("air-scan: {}", nothing_analysed(args, &scanned, &totals));
+        return ExitCode::from(2);
+    }
     if let Some(line) = scanned.skipped_line() {
         eprintln!("{line}");
+    }
+    if let Some(b) = &baseline
+        && totals.baseline_matched == 0
+        && totals.findings > 0
+    {
+        eprintln!(
+            "air-scan: the baseline matched none of the {} findings ({} in the baseline): was it \
+             made from another tree, or with other rules?",
+            totals.findings, b.size
+        );
     }
     if !written {
         return ExitCode::from(2);
@@ -349,4 +422,29 @@ fn main() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The one line saying why no module was analysed.
+fn nothing_analysed(
+    args: &ScanArgs,
+    scanned: &scan::ScanOutput,
+    totals: &report::Totals,
+) -> String {
+    let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+    let paths = paths.join(", ");
+    if let (Some(reason), n @ 1..) = (&scanned.skip_reason, scanned.skipped.len()) {
+        let files = if n == 1 { "file" } else { "files" };
+        return format!(
+            "nothing analysed: {n} .metal {files} skipped ({reason}), and no .ll, .air or \
+             .metallib file in {paths}; pass --xcrun, or scan the IR built on a Mac"
+        );
+    }
+    if totals.failed > 0 {
+        let files = if totals.failed == 1 { "file" } else { "files" };
+        return format!(
+            "nothing analysed: the {} {files} found in {paths} could not be read",
+            totals.failed
+        );
+    }
+    format!("nothing analysed: no .ll, .air, .metallib or .metal file in {paths}")
 }

@@ -23,6 +23,9 @@ use std::path::{Path, PathBuf};
 pub enum Status {
     Ok,
     Error,
+    /// Not read, and why is in `reason`: a `.metal` source with no compiler
+    /// driver here.
+    Skipped,
 }
 
 /// What one file gave.
@@ -32,6 +35,9 @@ pub struct FileReport {
     pub status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why the file was skipped (`status` `skipped`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
     /// Compute entry points (`!air.kernel`).
     pub kernels: Vec<OwnedEntryPoint>,
@@ -62,6 +68,10 @@ pub struct Suppressed {
     pub line: u32,
     pub reason: String,
     pub fingerprint: String,
+    /// The finding itself, for reports that list suppressed findings whole
+    /// (SARIF under `--show-suppressed`).
+    #[serde(skip)]
+    pub finding: Box<Finding>,
 }
 
 /// One optimization level of a `.metal` source.
@@ -118,6 +128,7 @@ impl FileReport {
             path,
             status: Status::Error,
             error: Some(error),
+            reason: None,
             diagnostics: Vec::new(),
             kernels: Vec::new(),
             shaders: Vec::new(),
@@ -126,6 +137,16 @@ impl FileReport {
             suppressed: Vec::new(),
             baseline_matched: 0,
             compiled: Vec::new(),
+        }
+    }
+
+    /// A file not read, and why.
+    pub fn skipped(path: String, reason: String) -> Self {
+        FileReport {
+            status: Status::Skipped,
+            error: None,
+            reason: Some(reason),
+            ..FileReport::failed(path, String::new())
         }
     }
 
@@ -179,6 +200,24 @@ impl<'r> ScanConfig<'r> {
             .get_or_init(|| crate::compile::LlvmDis::find(self.llvm_dis.as_deref()))
     }
 
+    /// Resolves the tools the command line named (`--llvm-dis`, `--xcrun`)
+    /// now, so that a bad one is one error before anything is scanned, not
+    /// one per file. Tools left to the search are still found on first need.
+    pub fn check_named_tools(&self) -> Result<(), String> {
+        // Their messages start with the flag and the path.
+        if self.llvm_dis.is_some() {
+            if let Err(e) = self.llvm_dis() {
+                return Err(e.clone());
+            }
+        }
+        if self.metal.xcrun.is_some() {
+            if let Err(Unavailable::Broken(e) | Unavailable::Missing(e)) = self.xcrun() {
+                return Err(e.clone());
+            }
+        }
+        Ok(())
+    }
+
     /// The compiler driver for `.metal` files, found on first need.
     pub fn xcrun(&self) -> &Result<Xcrun, Unavailable> {
         self.xcrun_found
@@ -228,11 +267,10 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
                 Ok(m) => m,
                 Err(e) => return vec![FileReport::failed(shown, e)],
             };
-            let is_library = matches!(
-                crate::compile::BinaryInput::from_path(path),
-                Some(crate::compile::BinaryInput::Metallib(_))
-            );
-            modules
+            let kind = input::Kind::of_file(path);
+            let is_library = kind == Some(input::Kind::Metallib);
+            let note = kind.and_then(|k| k.mismatch(path));
+            let mut reports: Vec<FileReport> = modules
                 .into_iter()
                 .map(|m| {
                     let name = match (is_library, m.name.split_once(':')) {
@@ -244,7 +282,11 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
                         Err(e) => FileReport::failed(name, e),
                     }
                 })
-                .collect()
+                .collect();
+            if let (Some(note), Some(first)) = (note, reports.first_mut()) {
+                first.diagnostics.insert(0, Diagnostic::warning(0, note));
+            }
+            reports
         })
         .collect()
 }
@@ -323,7 +365,7 @@ fn merge_levels(
             Ok(text) => {
                 let r = scan_text_at(ir_name.clone(), source, &text, config, &|_| {});
                 match r.status {
-                    Status::Error => Some(format!(
+                    Status::Error | Status::Skipped => Some(format!(
                         "the compiler's IR ({ir_name}) could not be read: {}",
                         r.error.as_deref().unwrap_or("unreadable")
                     )),
@@ -420,19 +462,43 @@ pub fn scan_file(path: &Path, rules: &RuleSet) -> FileReport {
     scan_file_with(path, &ScanConfig::new(rules))
 }
 
-/// Scans one file with a full configuration.
+/// Scans one file of IR text with a full configuration (a file of another
+/// kind fails, saying what it is; [`scan_path`] reads every kind).
 pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
-    let shown = path.display().to_string();
+    match input::load(path) {
+        Ok(source) => scan_source(path, &source, config),
+        Err(e) => FileReport::failed(path.display().to_string(), e.0),
+    }
+}
+
+/// Scans one file as what its bytes say it is, whatever its extension:
+/// IR text here, bitcode and metallibs through llvm-dis (one report per
+/// module). A file named for another kind gets a note saying so.
+pub fn scan_path(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
     let source = match input::load(path) {
         Ok(s) => s,
-        Err(e) => return FileReport::failed(shown, e.0),
+        Err(e) => return vec![FileReport::failed(path.display().to_string(), e.0)],
     };
+    if input::Kind::of(source.bytes()).is_binary() {
+        drop(source);
+        return scan_binaries(&[path], config).concat();
+    }
+    vec![scan_source(path, &source, config)]
+}
+
+fn scan_source(path: &Path, source: &input::Source, config: &ScanConfig<'_>) -> FileReport {
+    let shown = path.display().to_string();
+    let note = input::Kind::of(source.bytes()).mismatch(path);
     let text = match input::as_ir_text(source.bytes()) {
         Ok(t) => t,
         Err(e) => return FileReport::failed(shown, e.0),
     };
     let base = PathBuf::from(&shown);
-    scan_text_at(shown, &base, text, config, &|part| source.release(part))
+    let mut report = scan_text_at(shown, &base, text, config, &|part| source.release(part));
+    if let Some(note) = note {
+        report.diagnostics.insert(0, Diagnostic::warning(0, note));
+    }
+    report
 }
 
 /// Scans IR text already in memory (`path` is only used for the report).
@@ -540,6 +606,7 @@ fn scan_text_at(
         path,
         status: Status::Ok,
         error: None,
+        reason: None,
         diagnostics,
         kernels,
         shaders,
@@ -855,7 +922,13 @@ pub fn scan_each(
             Unit::One(i, Found::File(p)) if xcrun::is_metal(p) => {
                 vec![(*i, vec![scan_metal(p, config)])]
             }
-            Unit::One(i, Found::File(p)) => vec![(*i, vec![scan_file_with(p, config)])],
+            Unit::One(i, Found::File(p)) => vec![(*i, scan_path(p, config))],
+            Unit::Skipped(i, p, why) => {
+                vec![(
+                    *i,
+                    vec![FileReport::skipped(p.display().to_string(), why.clone())],
+                )]
+            }
             Unit::One(i, Found::Error(p, e)) => {
                 vec![(
                     *i,
@@ -980,6 +1053,8 @@ impl InOrder {
 /// Each file comes with its place in the walk.
 enum Unit {
     One(usize, Found),
+    /// A file not to read, and why: its report says so, in its place.
+    Skipped(usize, PathBuf, String),
     Binaries(Vec<(usize, PathBuf)>),
 }
 
@@ -1022,6 +1097,9 @@ impl<'c, 'r> Units<'c, 'r> {
             if let Err(Unavailable::Missing(why)) = self.config.xcrun() {
                 self.skip_reason.get_or_insert_with(|| why.clone());
                 self.skipped.push(p.clone());
+                let place = self.next_place;
+                self.next_place += 1;
+                self.send(Unit::Skipped(place, p.clone(), why.clone()));
                 return;
             }
             self.bar.compiles();
@@ -1030,7 +1108,12 @@ impl<'c, 'r> Units<'c, 'r> {
         self.next_place += 1;
         self.bar.found();
         match found {
-            Found::File(p) if crate::compile::BinaryInput::from_path(&p).is_some() => {
+            // Named and made as binaries: batched for llvm-dis. Anything
+            // else is read alone, as what its bytes say (`scan_path`).
+            Found::File(p)
+                if crate::compile::BinaryInput::from_path(&p).is_some()
+                    && input::Kind::of_file(&p).is_some_and(input::Kind::is_binary) =>
+            {
                 self.batch.push((place, p));
                 if self.batch.len() == crate::compile::llvm_dis::BATCH {
                     self.send_batch();

@@ -13,6 +13,37 @@ pub const MARKER: &str = "air-scan: ignore";
 /// The pseudo-rule a malformed suppression is reported under.
 pub const BAD_SUPPRESSION: &str = "bad-suppression";
 
+/// Its id.
+pub const BAD_SUPPRESSION_ID: &str = "AIR000";
+
+/// What `bad-suppression` is, for `explain` and the SARIF rule list: it has
+/// no pattern, since it is found here, not in the IR.
+pub struct PseudoRule {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub category: &'static str,
+    pub summary: &'static str,
+    pub rationale: &'static str,
+    pub fix: &'static str,
+}
+
+pub const BAD_SUPPRESSION_RULE: PseudoRule = PseudoRule {
+    id: BAD_SUPPRESSION_ID,
+    name: BAD_SUPPRESSION,
+    severity: Severity::Warning,
+    category: "suppression",
+    summary: "A malformed `// air-scan: ignore[...]` comment: it names no rule, an unknown rule, \
+              or gives no reason",
+    rationale: "A suppression silences the findings of the rules it names on its line or the \
+                line after, and must say why, so that a silenced finding always explains \
+                itself. A comment that names no rule, names a rule air-scan does not know (a \
+                typo such as `divide-by-unifrom` silences nothing), leaves its `[` open or \
+                gives no reason is reported instead of being ignored.",
+    fix: "Write `// air-scan: ignore[rule-name] why this is fine` on the line or the line \
+          before, with a rule name or id from `air-scan rules`.",
+};
+
 /// One `air-scan: ignore[...]` comment as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
@@ -79,8 +110,9 @@ impl Sources {
 
 /// Moves suppressed findings out of each file's findings (into its
 /// `suppressed`), and adds a finding for each malformed suppression met.
-pub fn apply(files: &mut [FileReport]) {
-    let mut suppressor = Suppressor::default();
+/// `known` holds every rule's name and id (see [`Suppressor::new`]).
+pub fn apply(files: &mut [FileReport], known: &[String]) {
+    let mut suppressor = Suppressor::new(known);
     for file in files {
         suppressor.apply(file);
     }
@@ -89,16 +121,33 @@ pub fn apply(files: &mut [FileReport]) {
 /// `apply` one file at a time, for a scan that writes each report as it
 /// comes: sources are read once, and a malformed comment is reported once,
 /// whichever files' findings point at it.
-#[derive(Default)]
 pub struct Suppressor {
     sources: Sources,
     reported_bad: std::collections::HashSet<(String, usize)>,
+    /// Every rule's name and id, lowercase, whether it runs or not: naming
+    /// a rule left out by `--ignore` is no mistake, naming none is.
+    known: Vec<String>,
 }
 
 impl Suppressor {
+    /// `known`: the names and ids of every rule there is (in any case).
+    pub fn new(known: &[String]) -> Self {
+        let mut known: Vec<String> = known.iter().map(|k| k.to_ascii_lowercase()).collect();
+        known.extend([
+            BAD_SUPPRESSION.into(),
+            BAD_SUPPRESSION_ID.to_ascii_lowercase(),
+        ]);
+        Suppressor {
+            sources: Sources::default(),
+            reported_bad: Default::default(),
+            known,
+        }
+    }
+
     pub fn apply(&mut self, file: &mut FileReport) {
         let sources = &mut self.sources;
         let reported_bad = &mut self.reported_bad;
+        let known = &self.known;
         let mut kept = Vec::new();
         let mut bad = Vec::new();
         for f in std::mem::take(&mut file.findings) {
@@ -116,15 +165,31 @@ impl Suppressor {
                 let Some(text) = n.checked_sub(1).and_then(|i| lines.get(i)) else {
                     continue;
                 };
-                match parse(text) {
-                    Some(Ok(c)) if c.rules.iter().any(|r| **r == *f.rule || **r == *f.rule_id) => {
-                        silenced = Some(c.reason);
-                        break;
+                let why = match parse(text) {
+                    None => continue,
+                    Some(Ok(c)) => {
+                        let names = |r: &String| {
+                            r.eq_ignore_ascii_case(&f.rule) || r.eq_ignore_ascii_case(&f.rule_id)
+                        };
+                        if c.rules.iter().any(names) {
+                            silenced = Some(c.reason);
+                            break;
+                        }
+                        match unknown_rules(&c, known) {
+                            Some(why) => why,
+                            None => continue,
+                        }
                     }
-                    Some(Err(why)) if reported_bad.insert((src.path.clone(), n)) => {
-                        bad.push(bad_suppression(&f, &src.path, n as u32, why));
-                    }
-                    _ => {}
+                    Some(Err(why)) => why,
+                };
+                if reported_bad.insert((src.path.clone(), n)) {
+                    let ordinal = lines[..n - 1].iter().filter(|l| *l == text).count();
+                    let fingerprint = crate::rules::fingerprint_of(&[
+                        BAD_SUPPRESSION,
+                        text.trim(),
+                        &ordinal.to_string(),
+                    ]);
+                    bad.push(bad_suppression(&f, &src.path, n as u32, why, fingerprint));
                 }
             }
             match silenced {
@@ -134,6 +199,7 @@ impl Suppressor {
                     line: src.line,
                     reason,
                     fingerprint: f.fingerprint.clone(),
+                    finding: Box::new(f),
                 }),
                 None => kept.push(f),
             }
@@ -143,16 +209,54 @@ impl Suppressor {
     }
 }
 
-fn bad_suppression(near: &Finding, path: &str, line: u32, why: String) -> Finding {
+/// Why `comment` is bad for naming rules that do not exist (`known`:
+/// lowercase names and ids), if it names any.
+fn unknown_rules(comment: &Comment, known: &[String]) -> Option<String> {
+    let unknown: Vec<String> = comment
+        .rules
+        .iter()
+        .filter(|r| !known.contains(&r.to_ascii_lowercase()))
+        .map(|r| format!("`{r}`"))
+        .collect();
+    let first = comment
+        .rules
+        .iter()
+        .find(|r| !known.contains(&r.to_ascii_lowercase()))?
+        .to_ascii_lowercase();
+    let nearest = known
+        .iter()
+        .map(|k| (strsim::levenshtein(&first, k), k))
+        .filter(|(d, _)| *d <= 3)
+        .min();
+    let hint = match nearest {
+        Some((_, k)) => format!(" (did you mean `{k}`?)"),
+        None => " (see `air-scan rules`)".into(),
+    };
+    Some(format!(
+        "the suppression names {} {} that air-scan does not know{hint}, so it silences nothing",
+        if unknown.len() == 1 { "rule" } else { "rules" },
+        unknown.join(", ")
+    ))
+}
+
+/// The finding for a bad comment at `path:line`. Its fingerprint hashes the
+/// comment's text, not its line, so that a baseline still knows it after
+/// the code around it moves.
+fn bad_suppression(
+    near: &Finding,
+    path: &str,
+    line: u32,
+    why: String,
+    fingerprint: String,
+) -> Finding {
+    let rule = &BAD_SUPPRESSION_RULE;
     let mut f = near.clone();
-    f.rule = BAD_SUPPRESSION.into();
-    f.rule_id = "AIR000".into();
-    f.severity = Severity::Warning;
-    f.category = "suppression".into();
+    f.rule = rule.name.into();
+    f.rule_id = rule.id.into();
+    f.severity = rule.severity;
+    f.category = rule.category.into();
     f.message = why;
-    f.help =
-        "Write `// air-scan: ignore[rule-name] why this is fine` on the line or the line before."
-            .into();
+    f.help = rule.fix.into();
     f.source = Some(crate::source::SourceLocation {
         path: path.to_string(),
         line,
@@ -169,7 +273,7 @@ fn bad_suppression(near: &Finding, path: &str, line: u32, why: String) -> Findin
     };
     f.evidence = crate::rules::Evidence::none();
     f.cycles = None;
-    f.fingerprint = format!("suppression:{path}:{line}");
+    f.fingerprint = fingerprint;
     f.cause = crate::rules::cause::cause_id(&f, "");
     f
 }

@@ -4,9 +4,12 @@
 //! hung, runaway), and disassembly of every binary of the corpus.
 //!
 //! Tests that need the corpus or an llvm-dis print "SKIPPED: ..." and pass
-//! when it is absent; CI installs llvm-19 so that they run there.
+//! when it is absent, and fail under CI (`common::missing`), which installs
+//! llvm-19 so that they run there.
 //! Bitcode for the corpus-free tests is made at test time with the llvm-as
 //! beside the llvm-dis found, from testdata/binary/scale.ll.
+
+mod common;
 
 use air_scan::compile::llvm_dis::{self, LlvmDis, SearchPlaces};
 use air_scan::compile::metallib::{FunctionKind, Metallib};
@@ -18,13 +21,7 @@ use std::time::{Duration, Instant};
 // ---------------------------------------------------------------- helpers
 
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIPPED: {} is absent", dir.display());
-        None
-    }
+    common::shared("corpus", "a corpus test of .air and .metallib inputs")
 }
 
 /// Files under `dir` whose name ends with `.ext`, sorted; folders named
@@ -70,7 +67,10 @@ fn newest_llvm_dis() -> Option<(PathBuf, u32)> {
         .max_by_key(|(v, _)| *v)
         .map(|(v, p)| (p, v));
     if found.is_none() {
-        eprintln!("SKIPPED: no llvm-dis on this machine (install llvm-19 or newer)");
+        common::missing(
+            "a test of llvm-dis",
+            "no llvm-dis on this machine (install llvm-19 or newer)",
+        );
     }
     found
 }
@@ -82,7 +82,10 @@ fn llvm_as_beside(dis: &Path) -> Option<PathBuf> {
     if p.is_file() {
         Some(p)
     } else {
-        eprintln!("SKIPPED: no llvm-as beside {}", dis.display());
+        common::missing(
+            "a test of bitcode inputs",
+            &format!("no llvm-as beside {}", dis.display()),
+        );
         None
     }
 }
@@ -1079,8 +1082,7 @@ fn check_iito(path: &Path, texts: &[(usize, String, String)], major: u32) -> usi
 #[test]
 fn iito_metallib_matches_extracted_ll() {
     let Some(dir) = corpus_dir() else { return };
-    let Ok(dis) = find_llvm_dis(None) else {
-        eprintln!("SKIPPED: no llvm-dis on this machine");
+    let Some(dis) = common::llvm_dis("the Iito metallib test") else {
         return;
     };
     let major = major_version(&dis).unwrap();

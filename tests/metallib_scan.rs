@@ -2,10 +2,11 @@
 //! files extracted from it (issue 6). Needs ../shared/corpus and an
 //! llvm-dis; skips, saying so, without them.
 
+mod common;
+
 use air_scan::rules::{Finding, RuleSet};
 use air_scan::scan::{ScanConfig, Status, scan_binary, scan_file};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 type Key = (String, String, String);
 
@@ -27,13 +28,10 @@ fn tally(findings: impl Iterator<Item = Key>) -> BTreeMap<Key, usize> {
 
 #[test]
 fn mlx_metallib_matches_its_extracted_ll_files() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/Iito__spindll");
-    if !dir.is_dir() {
-        eprintln!("SKIPPED: {} is absent", dir.display());
+    let Some(dir) = common::shared("corpus/Iito__spindll", "the mlx.metallib scan test") else {
         return;
-    }
-    if let Err(e) = air_scan::compile::find_llvm_dis(None) {
-        eprintln!("SKIPPED: no llvm-dis: {e}");
+    };
+    if common::llvm_dis("the mlx.metallib scan test").is_none() {
         return;
     }
     let rules = RuleSet::builtin();

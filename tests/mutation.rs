@@ -9,6 +9,8 @@
 //! names a seed that reproduces it (and the variant is written to a temp
 //! file, ready to become a fixture in testdata/regressions/).
 
+mod common;
+
 use air_scan::input::as_ir_text;
 use air_scan::rules::RuleSet;
 use air_scan::scan::{FileReport, Status, scan_text};
@@ -295,14 +297,9 @@ fn check(v: &Variant, outcome: &Outcome) -> Option<String> {
 }
 
 fn corpus_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !dir.is_dir() {
-        eprintln!(
-            "SKIPPED: {} is absent; the corpus part of the mutation test did not run",
-            dir.display()
-        );
+    let Some(dir) = common::shared("corpus", "the corpus part of the mutation test") else {
         return Vec::new();
-    }
+    };
     let mut all = Vec::new();
     ll_files(&dir, &mut all);
     all.retain(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= MAX_FILE_BYTES));

@@ -3,6 +3,8 @@
 //! schema (testdata/sarif/), the JSON summary's arithmetic, SARIF's rules,
 //! locations and fingerprints, and byte-stable output whatever `--jobs` is.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -13,13 +15,10 @@ fn root() -> &'static Path {
 
 /// The debug-info corpus project, when ../shared is there.
 fn kolinko() -> Option<PathBuf> {
-    let p = root().join("../shared/corpus/kolinko__effort");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
+    common::shared(
+        "corpus/kolinko__effort",
+        "a report test on the debug-info corpus",
+    )
 }
 
 /// Runs air-scan in the crate's folder (so URIs are `testdata/...`) and

@@ -1,6 +1,7 @@
 //! Snapshots of the JSON and SARIF outputs on fixtures (the text output's
 //! snapshots are in tests/rules.rs). Run from the crate root with relative
-//! paths, so no snapshot holds a machine's path.
+//! paths, so no snapshot holds a machine's path (the crate's folder, which
+//! SARIF names as `%SRCROOT%`, is written `[crate]`).
 
 use assert_cmd::Command;
 
@@ -11,7 +12,11 @@ fn output(format: &str, fixture: &str) -> String {
         .args(["--format", format, fixture])
         .output()
         .unwrap();
-    String::from_utf8(out.stdout).unwrap()
+    // SARIF's `%SRCROOT%` and `informationUri` are this checkout's folder.
+    let crate_root = format!("file://{}", env!("CARGO_MANIFEST_DIR"));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .replace(&crate_root, "file:///[crate]")
 }
 
 #[test]

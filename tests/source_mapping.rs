@@ -1,6 +1,8 @@
 //! Findings map to MSL through debug info: own location, inlined-at chain,
 //! approximate fallbacks, --source-root, and the corpus's debug-info modules.
 
+mod common;
+
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
@@ -124,11 +126,9 @@ fn sources_are_found_through_source_root() {
 /// of a `.metal` file, and the text output shows that line.
 #[test]
 fn every_kolinko_finding_shows_its_metal_line() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/kolinko__effort");
-    if !dir.is_dir() {
-        eprintln!("SKIPPED: {} is absent", dir.display());
+    let Some(dir) = common::shared("corpus/kolinko__effort", "the kolinko mapping test") else {
         return;
-    }
+    };
     let v = scan_json(&[], &dir);
     let findings = v["findings"].as_array().unwrap();
     assert!(findings.len() >= 40, "{}", findings.len());

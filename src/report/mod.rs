@@ -39,13 +39,14 @@ impl Totals {
         t
     }
 
-    /// Counts one more file.
+    /// Counts one more file; a skipped one was not read and is not counted.
     pub fn add(&mut self, f: &FileReport) {
-        self.files += 1;
         match f.status {
             Status::Ok => self.ok += 1,
             Status::Error => self.failed += 1,
+            Status::Skipped => return,
         }
+        self.files += 1;
         self.kernels += f.kernels.len();
         self.errors += f.error_count();
         self.warnings += f.diagnostics.len() - f.error_count();

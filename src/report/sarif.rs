@@ -6,8 +6,17 @@
 //! relative to a base folder (the current directory by default) so GitHub can
 //! place them in the repository. `partialFingerprints` carries the finding's
 //! fingerprint, which ignores line numbers, so alerts survive edits that move
-//! code. Suppressed and baselined findings are left out: GitHub does not read
-//! SARIF suppressions and would open alerts for them.
+//! code. Baselined findings are left out; suppressed ones too, unless
+//! `--show-suppressed` asks for them as results with `suppressions`.
+//!
+//! What GitHub code scanning asks of a run, checked by the SARIF SDK's
+//! validator in the tests (`--rule-kind "Gh;Ghas;Sarif"`): every rule with a
+//! `fullDescription` of at most [`MAX_DESCRIPTION`] characters and `help`;
+//! at most [`MAX_RESULTS`] results (the highest-ranked are kept and the
+//! rest counted in a notification); no line numbers in a binary artifact
+//! (an `.air` or `.metallib` file: the lines are those of its disassembly),
+//! where a result names the library, function and kernels as logical
+//! locations instead.
 
 use crate::rules::{Finding, Rule, RuleSet, Severity};
 use crate::scan::{FileReport, Status};
@@ -31,11 +40,39 @@ struct Log {
     runs: Vec<Run>,
 }
 
+/// GitHub refuses a run with more results.
+pub const MAX_RESULTS: usize = 25_000;
+
+/// GitHub refuses a rule whose `fullDescription` is longer (characters).
+pub const MAX_DESCRIPTION: usize = 1_024;
+
+/// The `uriBaseId` of artifact URIs relative to the base folder, as CodeQL
+/// names the checkout's root.
+const SRCROOT: &str = "%SRCROOT%";
+
+/// How to render.
+#[derive(Default)]
+pub struct Options<'a> {
+    /// The folder result URIs are relative to (default: the current one).
+    pub base: Option<&'a Path>,
+    /// Suppressed findings as results with `suppressions`.
+    pub show_suppressed: bool,
+}
+
+/// The log, and what was left out of it to keep within GitHub's limits.
+pub struct Rendered {
+    pub text: String,
+    /// Said in the log's notifications; to say on stderr too.
+    pub cut: Option<String>,
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Run {
     tool: Tool,
     invocations: Vec<Invocation>,
+    /// `%SRCROOT%`: the base folder, where the scan ran.
+    original_uri_base_ids: BTreeMap<&'static str, ArtifactLocation>,
     results: Vec<SarifResult>,
     /// DWARF columns count bytes; MSL is almost always ASCII, where bytes
     /// and code points agree.
@@ -53,8 +90,7 @@ struct Driver {
     name: &'static str,
     version: &'static str,
     semantic_version: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    information_uri: Option<&'static str>,
+    information_uri: String,
     rules: Vec<Descriptor>,
 }
 
@@ -114,6 +150,7 @@ struct Invocation {
 struct Notification {
     level: &'static str,
     message: Text,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     locations: Vec<Location>,
 }
 
@@ -128,7 +165,15 @@ struct SarifResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related_locations: Vec<Location>,
     partial_fingerprints: BTreeMap<&'static str, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<Suppression>,
     properties: ResultProperties,
+}
+
+#[derive(Serialize)]
+struct Suppression {
+    kind: &'static str,
+    justification: String,
 }
 
 #[derive(Serialize)]
@@ -176,8 +221,11 @@ struct PhysicalLocation {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -189,9 +237,22 @@ struct Region {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct LogicalLocation {
     name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fully_qualified_name: Option<String>,
     kind: &'static str,
+}
+
+impl LogicalLocation {
+    fn of(kind: &'static str, name: &str) -> Self {
+        LogicalLocation {
+            name: name.to_string(),
+            fully_qualified_name: None,
+            kind,
+        }
+    }
 }
 
 /// SARIF's levels have the same names as our severities.
@@ -209,21 +270,61 @@ fn unwrap(text: &str) -> String {
         .join("\n\n")
 }
 
+/// `text` cut to at most [`MAX_DESCRIPTION`] characters: whole paragraphs,
+/// else whole sentences of the first, else its words, and a pointer to
+/// `air-scan explain`, which prints it all.
+fn clip(text: String, rule: &str) -> String {
+    let count = |s: &str| s.chars().count();
+    if count(&text) <= MAX_DESCRIPTION {
+        return text;
+    }
+    let more = format!(" (`air-scan explain {rule}` says more.)");
+    let room = MAX_DESCRIPTION - count(&more);
+    let mut kept = String::new();
+    for paragraph in text.split("\n\n") {
+        let sep = if kept.is_empty() { "" } else { "\n\n" };
+        if count(&kept) + count(sep) + count(paragraph) > room {
+            break;
+        }
+        kept = format!("{kept}{sep}{paragraph}");
+    }
+    if kept.is_empty() {
+        let pieces: Vec<&str> = match text.contains(". ") {
+            true => text.split_inclusive(". ").collect(),
+            false => text.split_inclusive(' ').collect(),
+        };
+        for piece in pieces {
+            if count(&kept) + count(piece) > room {
+                break;
+            }
+            kept.push_str(piece);
+        }
+        kept = kept.trim_end().to_string();
+    }
+    if kept.is_empty() {
+        kept = text.chars().take(room).collect();
+    }
+    kept + &more
+}
+
+/// The help GitHub shows beside a rule's alerts.
+fn help(fix: String, rule: &str) -> Help {
+    Help {
+        markdown: format!(
+            "{fix}\n\n`air-scan explain {rule}` prints the rationale and its measurements."
+        ),
+        text: fix,
+    }
+}
+
 fn descriptor(rule: &Rule) -> Descriptor {
     let p = &rule.pattern;
-    let fix = unwrap(&p.fix);
     Descriptor {
         id: p.id.clone(),
         name: p.name.clone(),
         short_description: Text::of(unwrap(&p.summary)),
-        full_description: Some(Text::of(unwrap(&p.rationale))),
-        help: Help {
-            markdown: format!(
-                "{fix}\n\n`air-scan explain {}` prints the rationale and its measurements.",
-                p.name
-            ),
-            text: fix,
-        },
+        full_description: Some(Text::of(clip(unwrap(&p.rationale), &p.name))),
+        help: help(unwrap(&p.fix), &p.name),
         default_configuration: Configuration {
             level: level(p.severity),
         },
@@ -235,24 +336,27 @@ fn descriptor(rule: &Rule) -> Descriptor {
     }
 }
 
-/// A descriptor for a finding whose rule is not in the rule set, such as the
-/// `bad-suppression` findings that suppressions add.
+/// A descriptor for a finding whose rule is not in the rule set: the
+/// `bad-suppression` findings that suppressions add, described by
+/// [`crate::suppress::BAD_SUPPRESSION_RULE`], or a rule `--select` left out
+/// whose suppressed finding is shown.
 fn ad_hoc_descriptor(f: &Finding) -> Descriptor {
-    let short = if &*f.rule == crate::suppress::BAD_SUPPRESSION {
-        "A malformed `// air-scan: ignore[...]` comment: it names no rule or gives no reason"
-            .to_string()
+    let bad = &crate::suppress::BAD_SUPPRESSION_RULE;
+    let (short, full) = if &*f.rule == bad.name {
+        (
+            bad.summary.to_string(),
+            clip(bad.rationale.to_string(), bad.name),
+        )
     } else {
-        format!("{} ({})", f.rule, f.category)
+        let short = format!("{} ({})", f.rule, f.category);
+        (short.clone(), short)
     };
     Descriptor {
         id: f.rule_id.to_string(),
         name: f.rule.to_string(),
         short_description: Text::of(short),
-        full_description: None,
-        help: Help {
-            text: f.help.to_string(),
-            markdown: f.help.to_string(),
-        },
+        full_description: Some(Text::of(full)),
+        help: help(f.help.to_string(), &f.rule),
         default_configuration: Configuration {
             level: level(f.severity),
         },
@@ -270,6 +374,18 @@ struct Uris {
     base: Option<PathBuf>,
     /// The base with symlinks resolved, for paths that reach it another way.
     real_base: Option<PathBuf>,
+    /// Whether each file met is binary (bitcode or a metallib), by its bytes.
+    binary: std::cell::RefCell<BTreeMap<String, bool>>,
+}
+
+/// The file on disk a report's path names: a module read from a library
+/// is named `lib.metallib:function`, and code scanning can only place the
+/// library itself.
+fn file_part(path: &str) -> &str {
+    match path.rsplit_once(':') {
+        Some((file, _)) if !Path::new(path).exists() && Path::new(file).is_file() => file,
+        _ => path,
+    }
 }
 
 /// `.` and `..` folded away without touching the disk.
@@ -342,7 +458,37 @@ impl Uris {
             cwd,
             base,
             real_base,
+            binary: Default::default(),
         }
+    }
+
+    /// Whether `path` names a binary artifact, whose lines mean nothing.
+    fn is_binary(&self, path: &str) -> bool {
+        let file = file_part(path);
+        if let Some(&known) = self.binary.borrow().get(file) {
+            return known;
+        }
+        let binary = crate::input::Kind::of_file(Path::new(file)).is_some_and(|k| k.is_binary());
+        self.binary.borrow_mut().insert(file.to_string(), binary);
+        binary
+    }
+
+    /// `%SRCROOT%`, the base folder as an absolute `file:` URI ending in `/`.
+    fn root(&self) -> BTreeMap<&'static str, ArtifactLocation> {
+        let Some(base) = &self.base else {
+            return BTreeMap::new();
+        };
+        let mut uri = format!("file:///{}", encode_components(base));
+        if !uri.ends_with('/') {
+            uri.push('/');
+        }
+        BTreeMap::from([(
+            SRCROOT,
+            ArtifactLocation {
+                uri,
+                uri_base_id: None,
+            },
+        )])
     }
 
     fn absolute(&self, p: &Path) -> PathBuf {
@@ -354,12 +500,7 @@ impl Uris {
 
     /// The base-relative URI of `path`, or a `file:` URI when it lies outside the base.
     fn uri(&self, path: &str) -> String {
-        // A module read from a library is named `lib.metallib:function`;
-        // code scanning can only place the library file itself.
-        let path = match path.rsplit_once(':') {
-            Some((file, _)) if !Path::new(path).exists() && Path::new(file).is_file() => file,
-            _ => path,
-        };
+        let path = file_part(path);
         let abs = self.absolute(Path::new(path));
         if let Some(rel) = self.base.as_ref().and_then(|b| abs.strip_prefix(b).ok()) {
             return encode_components(rel);
@@ -379,13 +520,15 @@ impl Uris {
         }
     }
 
+    /// The file and line; no line in a binary artifact, whose lines are
+    /// those of its disassembly.
     fn physical(&self, path: &str, line: u32, column: u32) -> PhysicalLocation {
+        let uri = self.uri(path);
+        let uri_base_id = (!uri.starts_with("file:")).then_some(SRCROOT);
         PhysicalLocation {
-            artifact_location: ArtifactLocation {
-                uri: self.uri(path),
-            },
+            artifact_location: ArtifactLocation { uri, uri_base_id },
             // SARIF lines and columns start at 1; DWARF's 0 means "unknown".
-            region: (line > 0).then_some(Region {
+            region: (line > 0 && !self.is_binary(path)).then_some(Region {
                 start_line: line,
                 start_column: (column > 0).then_some(column),
             }),
@@ -399,6 +542,33 @@ fn usable_source(f: &Finding) -> Option<&SourceLocation> {
     f.source
         .as_ref()
         .filter(|s| s.line > 0 && Path::new(&s.path).is_file())
+}
+
+/// Where a finding is in terms of the program: its function, and when its
+/// IR came from a binary artifact (no line there), the library or `.air`
+/// file, the library's entry and the kernels that reach the function.
+fn logical_locations(f: &Finding, uris: &Uris) -> Vec<LogicalLocation> {
+    let mut out = Vec::new();
+    let binary = uris.is_binary(&f.ir.path);
+    if binary {
+        let file = file_part(&f.ir.path);
+        let name = Path::new(file)
+            .file_name()
+            .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned());
+        out.push(LogicalLocation::of("module", &name));
+        if let Some(entry) = f.ir.path.get(file.len() + 1..).filter(|e| !e.is_empty()) {
+            let mut l = LogicalLocation::of("module", entry);
+            l.fully_qualified_name = Some(format!("{name}:{entry}"));
+            out.push(l);
+        }
+    }
+    out.push(LogicalLocation::of("function", &f.function));
+    if binary {
+        for k in f.kernels.iter().filter(|k| **k != *f.function) {
+            out.push(LogicalLocation::of("function", k));
+        }
+    }
+    out
 }
 
 fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
@@ -434,10 +604,7 @@ fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
         r.id = Some(i + 1);
     }
     let mut location = Location::at(primary, None);
-    location.logical_locations.push(LogicalLocation {
-        name: f.function.to_string(),
-        kind: "function",
-    });
+    location.logical_locations = logical_locations(f, uris);
     SarifResult {
         rule_id: f.rule_id.to_string(),
         rule_index,
@@ -446,6 +613,7 @@ fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
         locations: vec![location],
         related_locations: related,
         partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.fingerprint.clone())]),
+        suppressions: Vec::new(),
         properties: ResultProperties {
             function: f.function.to_string(),
             kernels: f.kernels.to_vec(),
@@ -460,12 +628,21 @@ fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
 fn notifications(files: &[FileReport], uris: &Uris) -> Vec<Notification> {
     let mut out = Vec::new();
     for file in files {
-        if file.status == Status::Error {
-            out.push(Notification {
+        match file.status {
+            Status::Error => out.push(Notification {
                 level: "error",
                 message: Text::of(file.error.as_deref().unwrap_or("unreadable")),
                 locations: vec![Location::at(uris.physical(&file.path, 0, 0), None)],
-            });
+            }),
+            Status::Skipped => out.push(Notification {
+                level: "warning",
+                message: Text::of(format!(
+                    "not analysed: {}",
+                    file.reason.as_deref().unwrap_or("skipped")
+                )),
+                locations: vec![Location::at(uris.physical(&file.path, 0, 0), None)],
+            }),
+            Status::Ok => {}
         }
         for d in &file.diagnostics {
             out.push(Notification {
@@ -481,20 +658,75 @@ fn notifications(files: &[FileReport], uris: &Uris) -> Vec<Notification> {
     out
 }
 
-/// Renders the scan as a SARIF 2.1.0 log. `base` is the folder result URIs
-/// are relative to: the repository root when uploading to GitHub (default:
-/// the current directory).
-pub fn render(files: &[FileReport], rules: &RuleSet, base: Option<&Path>) -> String {
-    let uris = Uris::new(base);
+/// What `informationUri` says: Cargo.toml's `repository`, else its
+/// `homepage`, when set; else the README of the source tree this binary was
+/// built from, as a `file:` URI. Neither is set because the project has no
+/// public address yet, and an address made up here would be false.
+fn information_uri() -> String {
+    let declared = [env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_HOMEPAGE")]
+        .into_iter()
+        .find(|u| !u.is_empty());
+    match declared {
+        Some(u) => u.to_string(),
+        None => format!(
+            "file:///{}",
+            encode_components(&Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        ),
+    }
+}
+
+/// The results to keep within [`MAX_RESULTS`]: the highest-ranked (severity
+/// first, then loop depth: `Finding::rank`), in their order; and the
+/// notification saying what was left out.
+fn within_limit(found: &mut Vec<(&Finding, Option<&str>)>) -> Option<String> {
+    let total = found.len();
+    if total <= MAX_RESULTS {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..total).collect();
+    // Stable: among equals, the first found are kept.
+    order.sort_by_key(|&i| std::cmp::Reverse(found[i].0.rank));
+    let mut keep = vec![false; total];
+    for &i in &order[..MAX_RESULTS] {
+        keep[i] = true;
+    }
+    let lowest = found[order[MAX_RESULTS - 1]].0.severity.name();
+    let mut i = 0;
+    found.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    Some(format!(
+        "SARIF: {} of {total} results left out (GitHub code scanning takes at most {MAX_RESULTS} \
+         a run); kept the highest-ranked, down to {lowest} level. `--format json` lists them \
+         all; `--fail-on`, `--select` or `--baseline` narrow the scan",
+        total - MAX_RESULTS
+    ))
+}
+
+/// Renders the scan as a SARIF 2.1.0 log. `options.base` is the folder
+/// result URIs are relative to: the repository root when uploading to
+/// GitHub (default: the current directory).
+pub fn render(files: &[FileReport], rules: &RuleSet, options: &Options<'_>) -> Rendered {
+    let uris = Uris::new(options.base);
     let mut descriptors: Vec<Descriptor> = rules.rules.iter().map(descriptor).collect();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     for (i, r) in rules.rules.iter().enumerate() {
         index.entry(r.pattern.id.clone()).or_insert(i);
     }
-    let findings: Vec<&Finding> = files.iter().flat_map(|f| &f.findings).collect();
+    // Each finding, with its suppression's reason when it was silenced.
+    let mut found: Vec<(&Finding, Option<&str>)> = Vec::new();
+    for file in files {
+        found.extend(file.findings.iter().map(|f| (f, None)));
+        if options.show_suppressed {
+            let silenced = file.suppressed.iter();
+            found.extend(silenced.map(|s| (&*s.finding, Some(s.reason.as_str()))));
+        }
+    }
+    let cut = within_limit(&mut found);
     // Rules met only in findings (e.g. bad-suppression), in name order.
     let mut extra: BTreeMap<&str, &Finding> = BTreeMap::new();
-    for f in &findings {
+    for (f, _) in &found {
         if !index.contains_key(&*f.rule_id) {
             extra.entry(&*f.rule).or_insert(f);
         }
@@ -505,11 +737,28 @@ pub fn render(files: &[FileReport], rules: &RuleSet, base: Option<&Path>) -> Str
             descriptors.push(ad_hoc_descriptor(f));
         }
     }
-    let results = findings
+    let results = found
         .iter()
-        .map(|f| result(f, index.get(&*f.rule_id).copied().unwrap_or(0), &uris))
+        .map(|(f, reason)| {
+            let mut r = result(f, index.get(&*f.rule_id).copied().unwrap_or(0), &uris);
+            if let Some(reason) = reason {
+                r.suppressions.push(Suppression {
+                    kind: "inSource",
+                    justification: reason.to_string(),
+                });
+            }
+            r
+        })
         .collect();
     let totals = super::Totals::of(files);
+    let mut notifications = notifications(files, &uris);
+    if let Some(cut) = &cut {
+        notifications.push(Notification {
+            level: "warning",
+            message: Text::of(cut.clone()),
+            locations: Vec::new(),
+        });
+    }
     let log = Log {
         schema: SARIF_SCHEMA,
         version: "2.1.0",
@@ -519,26 +768,24 @@ pub fn render(files: &[FileReport], rules: &RuleSet, base: Option<&Path>) -> Str
                     name: env!("CARGO_PKG_NAME"),
                     version: env!("CARGO_PKG_VERSION"),
                     semantic_version: env!("CARGO_PKG_VERSION"),
-                    // Cargo.toml's `repository`, else `homepage`, when set.
-                    information_uri: [env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_HOMEPAGE")]
-                        .into_iter()
-                        .find(|u| !u.is_empty()),
+                    information_uri: information_uri(),
                     rules: descriptors,
                 },
             },
             invocations: vec![Invocation {
                 execution_successful: totals.failed == 0 && totals.errors == 0,
-                tool_execution_notifications: notifications(files, &uris),
+                tool_execution_notifications: notifications,
             }],
+            original_uri_base_ids: uris.root(),
             results,
             column_kind: "unicodeCodePoints",
         }],
     };
-    let mut out = serde_json::to_string_pretty(&log).unwrap_or_else(|e| {
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_else(|e| {
         format!("{{\"version\": \"2.1.0\", \"runs\": [], \"error\": \"{e}\"}}")
     });
-    out.push('\n');
-    out
+    text.push('\n');
+    Rendered { text, cut }
 }
 
 #[cfg(test)]
@@ -551,6 +798,7 @@ mod tests {
             cwd: Some(PathBuf::from("/repo/build")),
             base: Some(PathBuf::from("/repo")),
             real_base: None,
+            binary: Default::default(),
         }
     }
 

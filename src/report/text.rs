@@ -122,6 +122,10 @@ fn file(
     sources: &mut super::snippets::Files,
     renderer: &annotate_snippets::Renderer,
 ) {
+    if f.status == Status::Skipped {
+        // Said once for all skipped files, on stderr.
+        return;
+    }
     if f.status == Status::Error {
         let _ = writeln!(
             out,
@@ -264,14 +268,7 @@ pub fn rules_list(rules: &crate::rules::RuleSet) -> String {
 /// `air-scan explain RULE`: the rule's text, from its patterns/ file.
 pub fn explain(rule: &crate::rules::Rule) -> String {
     let p = &rule.pattern;
-    let mut out = format!(
-        "{} {} ({}, {})\n\n{}\n\n",
-        p.id,
-        p.name,
-        p.severity.name(),
-        p.category,
-        p.summary
-    );
+    let mut out = explain_head(&p.id, &p.name, p.severity, &p.category, &p.summary);
     let _ = writeln!(out, "Why:\n{}\n", p.rationale.trim());
     if let Some(c) = p.cycles {
         let _ = writeln!(out, "Cost: about {c} cycles each time it runs.\n");
@@ -279,4 +276,35 @@ pub fn explain(rule: &crate::rules::Rule) -> String {
     let _ = writeln!(out, "Fix:\n{}\n", p.fix.trim());
     let _ = writeln!(out, "Declared in {}", rule.origin);
     out
+}
+
+/// `explain` for a rule with no pattern (`bad-suppression`).
+pub fn explain_pseudo(rule: &crate::suppress::PseudoRule) -> String {
+    let mut out = explain_head(
+        rule.id,
+        rule.name,
+        rule.severity,
+        rule.category,
+        rule.summary,
+    );
+    let _ = writeln!(out, "Why:\n{}\n", rule.rationale);
+    let _ = writeln!(out, "Fix:\n{}\n", rule.fix);
+    let _ = writeln!(
+        out,
+        "Found by air-scan itself, in `// air-scan: ignore[...]` comments."
+    );
+    out
+}
+
+fn explain_head(
+    id: &str,
+    name: &str,
+    severity: crate::rules::Severity,
+    category: &str,
+    summary: &str,
+) -> String {
+    format!(
+        "{id} {name} ({}, {category})\n\n{summary}\n\n",
+        severity.name()
+    )
 }

@@ -128,6 +128,12 @@ struct SharedNames {
 }
 
 impl Rule {
+    /// Whether `name` is this rule's name or id, in any case: ids and names
+    /// are matched so everywhere (`--select`, `explain`, suppressions).
+    pub fn is_named(&self, name: &str) -> bool {
+        name.eq_ignore_ascii_case(&self.pattern.name) || name.eq_ignore_ascii_case(&self.pattern.id)
+    }
+
     fn new(pattern: Pattern, origin: String) -> Rule {
         let shared = SharedNames {
             name: pattern.name.as_str().into(),
@@ -191,7 +197,7 @@ impl RuleSet {
                 let pattern = Pattern::parse(&text).map_err(|e| format!("{}: {e}", f.display()))?;
                 if rules
                     .iter()
-                    .any(|r: &Rule| r.pattern.name == pattern.name || r.pattern.id == pattern.id)
+                    .any(|r: &Rule| r.is_named(&pattern.name) || r.is_named(&pattern.id))
                 {
                     return Err(format!(
                         "{}: rule {} ({}) is already defined",
@@ -206,15 +212,9 @@ impl RuleSet {
         for r in &mut rules {
             r.hook = hooks().into_iter().find(|h| h.name() == r.pattern.name);
         }
-        let named = |r: &Rule, list: &[String]| {
-            list.iter()
-                .any(|s| *s == r.pattern.name || *s == r.pattern.id)
-        };
+        let named = |r: &Rule, list: &[String]| list.iter().any(|s| r.is_named(s));
         for s in select.iter().chain(ignore) {
-            if !rules
-                .iter()
-                .any(|r| r.pattern.name == *s || r.pattern.id == *s)
-            {
+            if !rules.iter().any(|r| r.is_named(s)) {
                 return Err(format!("no rule is named '{s}' (see `air-scan rules`)"));
             }
         }
@@ -227,10 +227,9 @@ impl RuleSet {
         RuleSet::load(&[], &[], &[]).unwrap_or(RuleSet { rules: Vec::new() })
     }
 
+    /// The rule with this name or id, in any case (`AIR001`, `air001`).
     pub fn find(&self, name: &str) -> Option<&Rule> {
-        self.rules
-            .iter()
-            .find(|r| r.pattern.name == name || r.pattern.id == name)
+        self.rules.iter().find(|r| r.is_named(name))
     }
 }
 
@@ -517,6 +516,17 @@ impl Fingerprints {
         *n += 1;
         hex16(h.0)
     }
+}
+
+/// A fingerprint for a finding made outside the rules (a bad suppression):
+/// FNV-1a of the parts, each followed by `|`, as 16 hex digits.
+pub fn fingerprint_of(parts: &[&str]) -> String {
+    let mut h = Fnv1a::new();
+    for part in parts {
+        part.bytes().for_each(|b| h.byte(b));
+        h.byte(b'|');
+    }
+    hex16(h.0)
 }
 
 /// `format!("{v:016x}")`.

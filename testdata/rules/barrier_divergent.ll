@@ -3,7 +3,7 @@
 ; - @reduce_in_branch: a pairwise step done only by the first `n` threads,
 ;   `if (lid < n) { tg[lid] = x; threadgroup_barrier(); tg[lid] = tg[lid ^ 1]; }
 ;   threadgroup_barrier(); out[lid] = tg[0];` (the reduction shape of
-;   effort's findCutoff, /work/shared/corpus/kolinko__effort/bucketMul.metal
+;   effort's findCutoff, ../shared/corpus/kolinko__effort/bucketMul.metal
 ;   lines 178-194, with the barrier moved inside the branch).
 ; - @strided_loop: `for (uint i = lid; i < n; i += 32) { tg[lid] = in[i];
 ;   threadgroup_barrier(); acc += tg[lid ^ 1]; } threadgroup_barrier();`:

@@ -1,7 +1,7 @@
 ; Hand-written. Barriers inside functions of the module that a kernel calls
 ; (not inlined: `fastcc` helpers, as Metal FlashAttention's kernels call
 ; `_attention_impl` and `_generate_block_mask_impl`, which hold barriers:
-; /work/shared/corpus/EricLBuehler__mistral.rs/mcandle/mcandle-metal-kernels/
+; ../shared/corpus/EricLBuehler__mistral.rs/mcandle/mcandle-metal-kernels/
 ; src/libMetalFlashAttention.metallib.extracted/00003_attention.ll). There
 ; the calls are under function-constant branches, which every thread takes
 ; alike; here some are under thread-varying ones. Shapes:

@@ -2,10 +2,10 @@
 ; MSL specification asks every thread *executing the kernel* to reach a
 ; barrier, and a thread that returned is no longer executing it. Shapes:
 ; - @early_return: Metal FlashAttention's GEMM
-;   (/work/shared/corpus/EricLBuehler__mistral.rs/mcandle/mcandle-metal-kernels/
+;   (../shared/corpus/EricLBuehler__mistral.rs/mcandle/mcandle-metal-kernels/
 ;   src/libMetalFlashAttention.metallib.extracted/00001_hgemm.ll lines
 ;   286-298, 365): `if (sid * M_simd + row >= M) return;` then barriers.
-; - @loop_then_return: effort's bucketMulWild (/work/shared/corpus/
+; - @loop_then_return: effort's bucketMulWild (../shared/corpus/
 ;   kolinko__effort/default.metallib.extracted/00078_bucketMulWild.ll lines
 ;   11-80): a loop from `f(gid)` to `f(gid) + chunk` with a barrier inside;
 ;   after the loop each thread stores its sum and returns.

@@ -5,12 +5,12 @@
 ;   threadgroup_position_in_grid.
 ; - @by_function_constant: `if (use_tg) { barrier } barrier`, a
 ;   [[function_constant]] bool (the `_Z…MTL_FC_INIT_…_b` global form of
-;   /work/shared/corpus/EricLBuehler__mistral.rs/…/00001_hgemm.ll).
+;   ../shared/corpus/EricLBuehler__mistral.rs/…/00001_hgemm.ll).
 ; - @by_flag: `if (flag[0] != 0) { barrier } barrier`, a `device uint*` read
 ;   at a fixed address: every thread reads the same word (Metal
 ;   FlashAttention's block-sparse mask byte, 00003_attention.ll line 718,
 ;   has this shape).
-; - @by_shared_count: effort's findCutoff loop (/work/shared/corpus/
+; - @by_shared_count: effort's findCutoff loop (../shared/corpus/
 ;   kolinko__effort/bucketMul.metal lines 199-224): `while (true) { ...;
 ;   threadgroup_barrier(); if (globalCount == effort) break; }` with
 ;   `threadgroup ushort globalCount` read at a fixed address after the

@@ -3,7 +3,7 @@
 ;   usual shape) and a uchar counter `uchar k = k0 - 1`: `mul <4 x i8>`,
 ;   `add <4 x i8>`, `sub i8`.
 ; - @uchar_div: `uchar q = v / 3, r = v % 3`: `udiv i8`, `urem i8`.
-; - @pack_nibbles: mistral.rs's q4_0 packing (/work/shared/corpus/
+; - @pack_nibbles: mistral.rs's q4_0 packing (../shared/corpus/
 ;   EricLBuehler__mistral.rs/mistralrs-quant/src/metal_kernels/kv_quant.metal
 ;   line 410, `y->qs[j] |= xi1 << 4`; 00006_quantize_4bit_kv_float.ll lines
 ;   72-74): `shl i8`, `or i8`; and effort's decodeQ8 unpacking

@@ -1,6 +1,6 @@
 ; Hand-written. Device atomics done inside functions of the module that a
 ; kernel calls, in a loop or not. Shape: Metal FlashAttention in mistral.rs
-; (/work/shared/corpus/EricLBuehler__mistral.rs/mcandle/mcandle-metal-kernels/
+; (../shared/corpus/EricLBuehler__mistral.rs/mcandle/mcandle-metal-kernels/
 ; src/libMetalFlashAttention.metallib.extracted/00003_attention.ll): kernels
 ; call `define internal fastcc` helpers (line 359, @_Z15_attention_impl...)
 ; that do the `air.atomic.global.*` calls (line 1838); at -O0 every MSL

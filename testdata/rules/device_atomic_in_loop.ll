@@ -1,5 +1,5 @@
 ; Hand-written. Device atomics inside and outside loops. Shapes:
-; - @append_in_loop: effort's prepareExpertDispatch (/work/shared/corpus/
+; - @append_in_loop: effort's prepareExpertDispatch (../shared/corpus/
 ;   kolinko__effort/bucketMul.metal lines 66-76; default.metallib.extracted/
 ;   00008_prepareExpertDispatchFast.ll line 47): each thread walks its chunk
 ;   and takes a slot of an append buffer with

@@ -1,11 +1,11 @@
 ; Hand-written. Shape: ggml before llama.cpp PR 22711,
-; /work/shared/msl/ggml-org__ggml/pre-PR22711/ggml-metal.metal lines 3376-3383
+; ../shared/msl/ggml-org__ggml/pre-PR22711/ggml-metal.metal lines 3376-3383
 ; (mul_vec_q_n_f32_impl inlined into kernel_mul_mv_q4_0_f32, lines 3524-3533):
 ; `const int im = tgpig.z; const uint i12 = im%args.ne12; const uint i13 =
 ; im/args.ne12;` then `r1*args.nb11 + i12*args.nb12 + i13*args.nb13` into
 ; src1. `args` is `constant ggml_metal_kargs_mul_mv &` (ggml-metal-impl.h lines
 ; 453-473: ne12 at byte 56), described by `air.struct_type_info` like the MLX
-; corpus's AttnParams (/work/shared/corpus/Iito__spindll/mlx.metallib.extracted/
+; corpus's AttnParams (../shared/corpus/Iito__spindll/mlx.metallib.extracted/
 ; 00000_steel_attention_float16_bq32_bk16_bd128_wm4_wn1_maskfloat16.ll line
 ; 1277) and loaded through a GEP of the struct type (ibid. line 80). Typed
 ; pointers; divide_args_field_opaque.ll is its twin, line for line.

@@ -3,14 +3,14 @@
 ; - @div_literals: a non-power-of-two literal (udiv by 7) and a power of two
 ;   (udiv by 32, ggml's `args.ne00/QK4_0` as -O0 leaves it; -O2 would shift).
 ; - @kernel_mul_mv_fc: ggml after llama.cpp PR 22711
-;   (/work/shared/msl/ggml-org__ggml/post-PR22711_2026-05-14/ggml-metal.metal
+;   (../shared/msl/ggml-org__ggml/post-PR22711_2026-05-14/ggml-metal.metal
 ;   lines 3356, 3382-3383: `constant short FC_mul_mv_ne12
 ;   [[function_constant(FC_MUL_MV + 2)]]`, `im%FC_mul_mv_ne12`,
 ;   `im/FC_mul_mv_ne12`, im = tgpig.z), its global loaded directly; and a
 ;   function constant `ne12` both loaded directly from its
 ;   `_Z4ne12.MTL_FC_INIT_0_i` global and through the `_ZL4ne12` copy an
 ;   `air.static_init` constructor makes, as MLX does
-;   (/work/shared/corpus/Iito__spindll/mlx.metallib.extracted/
+;   (../shared/corpus/Iito__spindll/mlx.metallib.extracted/
 ;   00105_sdpa_vector_2pass_1_bfloat16_t_64_64.ll lines 10-11, 39-40, 109:
 ;   `_Z6blocks.MTL_FC_INIT_26_i` -> `_ZL6blocks`).
 ; - @fc_probe: each of those function constants times `constant uint& n`. A

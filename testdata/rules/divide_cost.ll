@@ -1,12 +1,12 @@
 ; Hand-written. Uniform divisors whose cost the message must qualify:
-; - @kernel_conv_2d: ggml's grid-stride loop (/work/shared/msl/ggml-org__ggml/
+; - @kernel_conv_2d: ggml's grid-stride loop (../shared/msl/ggml-org__ggml/
 ;   pre-PR22711/ggml-metal.metal lines 4722-4757): `uint64_t tmp = index; ow =
 ;   tmp % args.OW; tmp /= args.OW; oh = tmp % args.OH;` (i64, OW and OH are
 ;   int32_t fields of ggml_metal_kargs_conv_2d, ggml-metal-impl.h lines
 ;   619-647, sign-extended) and, under `if (base_y < 0)`, `ky_start = (-base_y
 ;   + args.d1 - 1)/args.d1` (i32). Simplified: the thread index and stride come
 ;   from thread_position_in_grid and threads_per_grid; field loads hoisted.
-; - @elem_to_loc: MLX's elem_to_loc loop in arg_reduce (/work/shared/corpus/
+; - @elem_to_loc: MLX's elem_to_loc loop in arg_reduce (../shared/corpus/
 ;   Iito__spindll/mlx.metallib.extracted/00024_argmin_uint32.ll lines 33-51):
 ;   `srem i64` and `sdiv i64` by `sext (load shape[i])`, shape a `constant
 ;   int*`, i counting down from `constant size_t& ndim`.

@@ -1,5 +1,5 @@
 ; Hand-written. Divides inside internal helpers that are not inlined, the
-; shape of MLX's rope_impl (/work/shared/corpus/Iito__spindll/
+; shape of MLX's rope_impl (../shared/corpus/Iito__spindll/
 ; mlx.metallib.extracted/00380_rope_large_float32.ll lines 36 and 41-49: an
 ; `internal fastcc` function the kernel tail-calls, which divides by what the
 ; kernel passes it). Each helper has two callers:

@@ -1,9 +1,9 @@
 ; Hand-written. Divisors that are uniform kernel arguments or builtins:
-; - @arg_reduce_tail: MLX's arg_reduce tail (/work/shared/corpus/Iito__spindll/
+; - @arg_reduce_tail: MLX's arg_reduce tail (../shared/corpus/Iito__spindll/
 ;   mlx.metallib.extracted/00040_argmin_bfloat16.ll lines 197-200 and !30:
 ;   `(lsize.x + simd_size - 1) / simd_size`, `udiv i32 %162, %12` with %12 the
 ;   `air.threads_per_simdgroup` argument), and ggml's `tiitg%ntg[0]`
-;   (/work/shared/msl/ggml-org__ggml/pre-PR22711/ggml-metal.metal line 7316,
+;   (../shared/msl/ggml-org__ggml/pre-PR22711/ggml-metal.metal line 7316,
 ;   ntg = threads_per_threadgroup).
 ; - @scalar_args: a `constant uint& n [[buffer(2)]]` (MLX's by-reference
 ;   scalars, e.g. 00105_sdpa_vector_2pass_1_bfloat16_t_64_64.ll !24 `N`) and a

@@ -1,11 +1,11 @@
 ; Hand-written. Divisors that differ per thread. Shapes:
 ; - @div_by_scalar_buffer: tinygrad's way of reading a scalar from a one-element
 ;   device buffer (`int val1 = *(data2_1+0);`, the generated MSL style shown in
-;   seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, Phase 1) as a divisor:
+;   seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, Phase 1) as a divisor:
 ;   `sdiv i32 a[gid], b[0]`, plus the same from a `threadgroup int *shmem
 ;   [[threadgroup(0)]]` argument (metadata as the corpus's `shared_data`,
 ;   address space 3) and from a program-scope threadgroup array (like MLX's
-;   `Q_smem` globals, /work/shared/corpus/Iito__spindll/mlx.metallib.extracted/
+;   `Q_smem` globals, ../shared/corpus/Iito__spindll/mlx.metallib.extracted/
 ;   00000_steel_attention_*.ll line 24) read at a constant-expression address.
 ;   Device and threadgroup memory may change under the dispatch: varying.
 ; - @div_by_thread: a divisor from `thread_position_in_grid` (gid + 1) and one

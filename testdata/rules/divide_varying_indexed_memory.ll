@@ -2,7 +2,7 @@
 ; or threadgroup-indexed address instead of a fixed one, as elementwise
 ; kernels do (tinygrad's `a // b` on int tensors: `sdiv i32 a[gid], b[gid]`;
 ; the first "basic division and modulo" tests of seed
-; /work/shared/seeds/002_1a3b6f607dabf4d0.txt, Phase 1):
+; ../shared/seeds/002_1a3b6f607dabf4d0.txt, Phase 1):
 ; - @div_elementwise: divisor b[gid] from a device buffer;
 ; - @div_by_group: b[tgpig.x] (a uniform index into device memory), shmem[lid]
 ;   from a `threadgroup int *shmem [[threadgroup(0)]]` argument, and bins[lid]

@@ -1,6 +1,6 @@
 ; Hand-written. double in a kernel, as an LLVM IR to AIR translator or a C
 ; math routine would leave it (MSL has no double; the corpus has none: `grep
-; -w double` finds nothing in /work/shared/corpus). Shapes:
+; -w double` finds nothing in ../shared/corpus). Shapes:
 ; - @scale_in_double: `out[gid] = float(double(in[gid]) * 1.0e-3)`, a
 ;   literal without the `f` suffix promoting the product to double:
 ;   fpext, fmul double, fptrunc.

@@ -4,7 +4,7 @@
 ;   the index comes from device memory (the "dynamically indexed stack array"
 ;   of WWDC16 session 606; seed 001 finding 181).
 ; - @tail_fill: MLX's layer_norm tail after -O2 split its guarded loop
-;   (/work/shared/corpus/Iito__spindll/mlx.metallib.extracted/
+;   (../shared/corpus/Iito__spindll/mlx.metallib.extracted/
 ;   00352_layer_normfloat32.ll lines 85-90): `for (i = remaining; i < 8; i++)
 ;   thread_x[i] = 0;`, the start depending on the thread.
 ; - @field_array: `struct { float v[8]; uint n; } s; s.v[lid & 7] = x;`, an
@@ -14,7 +14,7 @@
 ;   `llvm.loop.unroll.full`: the backend unrolls it, the indices become
 ;   constants.
 ; - @fc_offset: Metal FlashAttention's `C_sram_offset`
-;   (/work/shared/corpus/EricLBuehler__mistral.rs/…/00001_hgemm.ll lines
+;   (../shared/corpus/EricLBuehler__mistral.rs/…/00001_hgemm.ll lines
 ;   26, 198, 382-384): an index into a private array computed by the
 ;   `air.static_init` constructor from function constants, known when the
 ;   pipeline is built.

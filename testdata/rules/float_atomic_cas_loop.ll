@@ -3,7 +3,7 @@
 ;   "Float atomics must be emulated via CAS loops"): `uint old = load(p);
 ;   do { desired = as_type<uint>(as_type<float>(old) + v); } while
 ;   (!atomic_compare_exchange_weak_explicit(p, &old, desired, ...));` with
-;   `air.atomic.global.cmpxchg.weak.i32` (its signature as in /work/shared/
+;   `air.atomic.global.cmpxchg.weak.i32` (its signature as in ../shared/
 ;   corpus/EricLBuehler__mistral.rs/…/00003_attention.ll line 1936).
 ; - @float_max_cmpxchg: the same for a float max in LLVM's own `cmpxchg`
 ;   (a non-Metal front end's form), on a half converted to float.

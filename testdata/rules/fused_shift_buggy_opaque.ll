@@ -1,5 +1,5 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
-; `buggy` (MSL in /work/shared/seeds/metalbug_reproducer_kernels.metal) as
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
+; `buggy` (MSL in ../shared/seeds/metalbug_reproducer_kernels.metal) as
 ; `xcrun metal -O2 -S -emit-llvm` prints it: section "Root Cause Summary",
 ; "reproducer_O2.ll @buggy, lines 39-44", and "Kernel A (buggy) - IR structure"
 ; (the condition from `srem i64 _, 5` before the branch; the true-branch block

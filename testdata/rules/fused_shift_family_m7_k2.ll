@@ -1,4 +1,4 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt,
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt,
 ; "The fused constant 536870907" and patterns/fused-shift-address-in-branch.toml
 ; (the family C = 2^(32-k) - m). fused_shift_buggy_typed.ll with % 7 instead of
 ; % 5 and an int element (`<< 2`) instead of a byte at stride 8 (`<< 3`): -O2

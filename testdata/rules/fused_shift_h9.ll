@@ -1,4 +1,4 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, test
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, test
 ; H9 (section "Phase 5", and "The H9 kernel: even `always_true` gets the fused
 ; constant", h9_O2.ll lines 28-41): the condition is `cast1 < 100`, true for
 ; every input, yet -O2 still branches and still puts `mul i32 _, 536870907` ->

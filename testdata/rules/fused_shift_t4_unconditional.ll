@@ -1,4 +1,4 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, test
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, test
 ; T4 (section "Phase 7: metalbug_constant.py", "`536870907` but
 ; unconditional (no branch)": PASS, "Yes (but no branch)"): the same chain
 ; `mul i32 _, 536870907` -> add -> `shl i32 _, 3` -> sext -> `getelementptr i8`

@@ -1,5 +1,5 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
-; `working` (MSL in /work/shared/seeds/metalbug_reproducer_kernels.metal) at
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
+; `working` (MSL in ../shared/seeds/metalbug_reproducer_kernels.metal) at
 ; -O2: sections "How the passing kernel avoids the bug" (pass_O2.ll lines
 ; 19-34) and "reproducer_O2.ll @working, lines 72-73". The remainder is needed
 ; by the condition, so it is computed BEFORE the branch with `mul i32 %19, -5`

@@ -1,6 +1,6 @@
 ; Hand-written. Calls through function pointers. Shapes:
 ; - @gemm_activation: Metal FlashAttention's GEMM epilogue
-;   (/work/shared/corpus/EricLBuehler__mistral.rs/mcandle/mcandle-metal-kernels/
+;   (../shared/corpus/EricLBuehler__mistral.rs/mcandle/mcandle-metal-kernels/
 ;   src/libMetalFlashAttention.metallib.extracted/00002_sgemm.ll lines
 ;   1517-1537): the function index is read from a `constant` buffer, the
 ;   pointer from `air.get_function_pointer_visible_function_table`, bitcast

@@ -1,5 +1,5 @@
 ; Hand-written. Float math in a module compiled without fast math
-; (`air.compile.fast_math_disable`, as in /work/shared/corpus/
+; (`air.compile.fast_math_disable`, as in ../shared/corpus/
 ; ziglana__grincel/vanity.air.dis19.ll line 150, the one corpus module
 ; without fast math), so `sin(x)` is `air.sin.f32`, the precise routine.
 ; Shapes:

@@ -1,6 +1,6 @@
 ; Hand-written. precise_math.ll's two kernels in a module compiled with fast
 ; math (`air.compile.fast_math_enable`, as every corpus module but one has,
-; e.g. /work/shared/corpus/kolinko__effort/default.metallib.extracted/
+; e.g. ../shared/corpus/kolinko__effort/default.metallib.extracted/
 ; 00000_decodeQ8.ll). There an `air.sin.f32` comes only from an explicit
 ; `precise::sin`, which is deliberate.
 ; MUST NOT: any finding (precise-math is for modules without fast math).

@@ -1,5 +1,5 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
-; `buggy` (MSL in /work/shared/seeds/metalbug_reproducer_kernels.metal) as
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
+; `buggy` (MSL in ../shared/seeds/metalbug_reproducer_kernels.metal) as
 ; `xcrun metal -O0 -S -emit-llvm` prints it: every local in an alloca, the
 ; ternaries as branches, and, in the true-branch of `cond ? *(data + ...) : 0`,
 ; the address computed as the seed's bug_O0.ll lines 108-121 compute it:

@@ -1,5 +1,5 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
-; `working` (MSL in /work/shared/seeds/metalbug_reproducer_kernels.metal) as
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
+; `working` (MSL in ../shared/seeds/metalbug_reproducer_kernels.metal) as
 ; `xcrun metal -O0 -S -emit-llvm` prints it, in the same -O0 style as
 ; ./buggy.ll: every local in an alloca, ternaries as branches. `remainder =
 ; alu1 - 5 * (q + alu4)` is computed and stored before the branch (`mul nsw

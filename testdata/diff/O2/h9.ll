@@ -1,4 +1,4 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, test
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, test
 ; H9 at -O2 ("The H9 kernel: even `always_true` gets the fused constant",
 ; h9_O2.ll lines 28-41): the condition is `cast1 < 100`, yet the true-branch
 ; still holds `mul i32 _, 536870907` -> add -> `shl i32 _, 3` -> load i8. The

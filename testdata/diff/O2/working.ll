@@ -1,4 +1,4 @@
-; Hand-written. Shape: seed /work/shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
+; Hand-written. Shape: seed ../shared/seeds/002_1a3b6f607dabf4d0.txt, kernel
 ; `working` at -O2: sections "How the passing kernel avoids the bug" (pass_O2.ll
 ; lines 19-34) and "reproducer_O2.ll @working, lines 72-73". The remainder is
 ; needed by the condition, so it is computed BEFORE the branch with
