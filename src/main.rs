@@ -137,6 +137,15 @@ struct ScanArgs {
     #[arg(long, value_enum, default_value_t = Color::Auto, help_heading = "Output")]
     color: Color,
 
+    /// Text: also list each file's kernels, their arguments and function
+    /// constants.
+    #[arg(long, help_heading = "Output")]
+    inventory: bool,
+
+    /// Text: print only the closing summary, not each cause.
+    #[arg(long, short = 'q', help_heading = "Output")]
+    quiet: bool,
+
     /// Leave out what matches this glob (gitignore syntax, below each
     /// directory scanned, e.g. `vendor/` or `*.O0.ll`); may be repeated.
     #[arg(long, value_name = "GLOB", help_heading = "Input")]
@@ -352,14 +361,21 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
     // JSON and text are written as the scan goes, each report let go once
     // written: a scan of many large modules holds a few at a time.
     let stream: Option<Box<dyn report::ReportStream + Send>> = match args.format {
-        Format::Json => match report::json::JsonStream::new(std::io::stdout()) {
+        Format::Json => match report::json::JsonStream::new(
+            std::io::stdout(),
+            &report::json::ScanInfo::of_process(),
+        ) {
             Ok(json) => Some(Box::new(json)),
             Err(_) => return ExitCode::from(2),
         },
         Format::Text => Some(Box::new(report::text::TextStream::new(
             std::io::stdout(),
-            args.color.enabled(),
-            args.show_suppressed,
+            report::text::Options {
+                color: args.color.enabled(),
+                show_suppressed: args.show_suppressed,
+                inventory: args.inventory,
+                quiet: args.quiet,
+            },
         ))),
         Format::Sarif => None,
     };
@@ -414,7 +430,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
     if !written {
         return ExitCode::from(2);
     }
-    if totals.failed > 0 || totals.errors > 0 {
+    if totals.failed > 0 || totals.reader_errors > 0 {
         return ExitCode::from(2);
     }
     if failing {

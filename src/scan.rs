@@ -278,7 +278,14 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
                         _ => shown.clone(),
                     };
                     match m.text {
-                        Ok(text) => scan_text_with(name, &text, config),
+                        Ok(text) => {
+                            let mut r = scan_text_with(name, &text, config);
+                            // Disassembled in memory: no IR line is on disk.
+                            for f in &mut r.findings {
+                                f.ir.on_disk = false;
+                            }
+                            r
+                        }
                         Err(e) => FileReport::failed(name, e),
                     }
                 })
@@ -797,15 +804,39 @@ fn analyze<'a>(
                 .instructions
                 .get(f.inst)
                 .map_or("", |i| i.opcode_text);
-            f.cause = rules::cause::cause_id(f, opcode);
+            let line = f.source.as_ref().and_then(|s| resolver.line_key(s));
+            let line = line.as_ref().map(|(text, nth)| (text.as_str(), *nth));
+            f.cause = rules::cause::cause_id(f, opcode, line);
         }
         if let Some(body) = v.function.body_range.clone() {
             done.add(body, module.text, release);
         }
     });
     done.release(module.text, release);
+    mark_changed_sources(&mut findings);
     findings.sort_by(|a, b| a.ir.line.cmp(&b.ir.line).then_with(|| a.rule.cmp(&b.rule)));
     (findings, walked.ctx.air, walked.blocks, walked.instructions)
+}
+
+/// A source file with a stale location has changed since the module was
+/// compiled, so a line borrowed from a neighbour in it cannot be trusted
+/// either: such approximate locations are stale too.
+fn mark_changed_sources(findings: &mut [Finding]) {
+    use crate::source::SourceStatus;
+    let changed: rustc_hash::FxHashSet<String> = findings
+        .iter()
+        .filter_map(|f| f.source.as_ref())
+        .filter(|s| s.status == SourceStatus::Stale)
+        .map(|s| s.path.clone())
+        .collect();
+    if changed.is_empty() {
+        return;
+    }
+    for s in findings.iter_mut().filter_map(|f| f.source.as_mut()) {
+        if s.status == SourceStatus::Approximate && changed.contains(&s.path) {
+            s.status = SourceStatus::Stale;
+        }
+    }
 }
 
 /// The text of IR line `line`, which stands in `function`'s body, trimmed.

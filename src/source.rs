@@ -105,6 +105,21 @@ impl Resolver {
         }
     }
 
+    /// The text of `loc`'s line and how many lines before it in the file
+    /// have the same text (trimmed), when the file is on disk.
+    pub fn line_key(&self, loc: &SourceLocation) -> Option<(String, usize)> {
+        let text = self
+            .texts
+            .borrow_mut()
+            .entry(loc.path.clone())
+            .or_insert_with(|| read_source(&loc.path))
+            .clone()?;
+        let at = loc.line.checked_sub(1)? as usize;
+        let line = text.lines().nth(at)?.trim();
+        let before = text.lines().take(at).filter(|l| l.trim() == line).count();
+        Some((line.to_string(), before))
+    }
+
     /// Checks `loc` against its file on disk: `tokens` are what a line
     /// holding the finding's operation contains, one of them at least
     /// (`/` or `%` for a divide); with none given, any line in the file is

@@ -270,11 +270,13 @@ fn bad_suppression(
         path: near.ir.path.clone(),
         line: near.ir.line,
         instruction: String::new(),
+        on_disk: near.ir.on_disk,
     };
     f.evidence = crate::rules::Evidence::none();
     f.cycles = None;
     f.fingerprint = fingerprint;
-    f.cause = crate::rules::cause::cause_id(&f, "");
+    // The fingerprint stands for the comment's line, as a line's text would.
+    f.cause = crate::rules::cause::cause_id(&f, "", Some((&f.fingerprint, 0)));
     f
 }
 

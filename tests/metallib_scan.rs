@@ -67,6 +67,7 @@ fn mlx_metallib_matches_its_extracted_ll_files() {
             .flat_map(|p| scan_file(p, &rules).findings)
             .map(|f| key(&f)),
     );
-    assert!(from_library.values().sum::<usize>() > 1000);
+    // 1,030 divides, of which 461 udiv/urem pairs are one finding each.
+    assert!(from_library.values().sum::<usize>() > 500);
     assert_eq!(from_library, from_files);
 }

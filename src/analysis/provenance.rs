@@ -1333,10 +1333,11 @@ impl<'a> Walker<'_, 'a> {
         };
         match addrspace {
             2 => {
-                let name = self
-                    .field_name(&param, inst, geps)
-                    .or_else(|| param.origin_of(OriginKind::Argument).map(|o| o.name))
-                    .unwrap_or_else(|| format!("argument {k}"));
+                let name = self.field_name(&param, inst, geps).or_else(|| {
+                    let arg = param.origin_of(OriginKind::Argument)?.name;
+                    Some(arg + &self.element_of(geps))
+                });
+                let name = name.unwrap_or_else(|| format!("argument {k}"));
                 let kind = if name.contains('.') {
                     OriginKind::Field
                 } else {
@@ -1348,6 +1349,27 @@ impl<'a> Walker<'_, 'a> {
             3 => memory(Sources::THREADGROUP_MEMORY),
             _ => Provenance::of(Sources::UNKNOWN),
         }
+    }
+
+    /// Which element of an array argument the GEPs `geps` reach: `""` for
+    /// the argument itself, `[N]` for one constant index, `[*]` for an
+    /// index known only at run time (MLX's `shape[i]` in a loop over
+    /// dimensions).
+    fn element_of(&self, geps: &[u32]) -> String {
+        let mut constant = None;
+        for g in geps {
+            let Some(gep) = self.body.instructions.get(*g as usize) else {
+                return "[*]".into();
+            };
+            for index in gep.operands.get(1..).unwrap_or(&[]) {
+                match index.value {
+                    Value::Int(0) => {}
+                    Value::Int(n) if constant.is_none() => constant = Some(n),
+                    _ => return "[*]".into(),
+                }
+            }
+        }
+        constant.map_or_else(String::new, |n| format!("[{n}]"))
     }
 
     /// `arg.field` for a load from a `constant` struct argument, from the

@@ -16,9 +16,12 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-/// 2: adds `summary`, and documents `fingerprint`, `suppressed` and
-/// `baseline_matched`.
-pub const SCHEMA_VERSION: u32 = 2;
+/// 3: adds `scan`, `causes` and each finding's `cause`, `ir.instruction`,
+/// `source.status` and `evidence.paired_with`; `summary.by_rule`,
+/// `by_severity` and each kernel's `by_rule` become lists of objects;
+/// `totals` says `reader_errors` and `reader_warnings`, and counts
+/// `findings_by_severity`, `causes` and `skipped`.
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Serialize)]
 struct Tool {
@@ -26,11 +29,39 @@ struct Tool {
     version: &'static str,
 }
 
-/// Findings counted per rule, per severity and per entry point.
+/// How the scan was run, for a dashboard that compares reports: no
+/// timestamp, so the same scan gives the same bytes.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ScanInfo {
+    /// The command-line arguments after the program's name.
+    pub arguments: Vec<String>,
+    /// The folder relative paths in the report are relative to (the
+    /// current directory).
+    pub root: String,
+}
+
+impl ScanInfo {
+    /// This process's arguments and current directory.
+    pub fn of_process() -> ScanInfo {
+        ScanInfo {
+            arguments: std::env::args().skip(1).collect(),
+            root: std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Findings counted per rule, per severity and per entry point. Written as
+/// lists of objects, so that a table made of them keeps its columns
+/// whichever rules fired.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
-    /// Keyed by rule name; only rules with findings appear.
+    /// Keyed by rule name; only rules with findings appear. Written as a
+    /// list sorted by name.
+    #[serde(serialize_with = "values")]
     pub by_rule: BTreeMap<String, RuleSummary>,
+    #[serde(serialize_with = "severity_list")]
     pub by_severity: SeverityCounts,
     /// Every entry point of every file read, sorted by file path then name.
     pub by_kernel: Vec<KernelSummary>,
@@ -43,8 +74,52 @@ pub struct SeverityCounts {
     pub note: usize,
 }
 
+/// A map's values, as a list.
+fn values<S: serde::Serializer, V: Serialize>(
+    map: &BTreeMap<String, V>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(map.values())
+}
+
+/// `[{severity, count}]`, most severe first, every severity listed.
+fn severity_list<S: serde::Serializer>(c: &SeverityCounts, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Count {
+        severity: Severity,
+        count: usize,
+    }
+    s.collect_seq([
+        Count {
+            severity: Severity::Error,
+            count: c.error,
+        },
+        Count {
+            severity: Severity::Warning,
+            count: c.warning,
+        },
+        Count {
+            severity: Severity::Note,
+            count: c.note,
+        },
+    ])
+}
+
+/// `[{rule, count}]`, sorted by rule.
+fn rule_counts<S: serde::Serializer>(
+    map: &BTreeMap<String, usize>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Count<'r> {
+        rule: &'r str,
+        count: usize,
+    }
+    s.collect_seq(map.iter().map(|(rule, &count)| Count { rule, count }))
+}
+
 impl SeverityCounts {
-    fn add(&mut self, s: Severity) {
+    pub fn add(&mut self, s: Severity) {
         match s {
             Severity::Error => self.error += 1,
             Severity::Warning => self.warning += 1,
@@ -55,6 +130,7 @@ impl SeverityCounts {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RuleSummary {
+    pub rule: String,
     pub rule_id: String,
     pub category: String,
     pub count: usize,
@@ -78,7 +154,8 @@ pub struct KernelSummary {
     pub findings: usize,
     pub in_loops: usize,
     pub by_severity: SeverityCounts,
-    /// Finding counts keyed by rule name.
+    /// Finding counts keyed by rule name, written as `[{rule, count}]`.
+    #[serde(serialize_with = "rule_counts")]
     pub by_rule: BTreeMap<String, usize>,
     /// Sum of `cycles_per_execution` over the findings that reach the entry
     /// point: each flagged instruction once per thread, loop trips and
@@ -166,6 +243,7 @@ impl SummaryCounter {
                 summary.by_rule.insert(
                     f.rule.to_string(),
                     RuleSummary {
+                        rule: f.rule.to_string(),
                         rule_id: f.rule_id.to_string(),
                         category: f.category.to_string(),
                         count: 0,
@@ -235,7 +313,7 @@ impl SummaryCounter {
 
 /// Writes the whole report for `files` to `out`.
 pub fn write(files: &[FileReport], out: &mut impl Write) -> io::Result<()> {
-    let mut stream = JsonStream::new(out)?;
+    let mut stream = JsonStream::new(out, &ScanInfo::default())?;
     for file in files {
         stream.add(file)?;
     }
@@ -260,6 +338,7 @@ pub struct JsonStream<W: Write> {
     pretty: PrettyWriter,
     /// The text of each argument of the file being written.
     arguments: ArgumentTexts,
+    causes: super::causes::Causes,
 }
 
 /// How deep a file's entry points stand in the report (`{`, `"files": [`,
@@ -325,7 +404,7 @@ impl Spill {
 
 impl<W: Write> JsonStream<W> {
     /// Writes everything before the first file's entry.
-    pub fn new(out: W) -> io::Result<Self> {
+    pub fn new(out: W, scan: &ScanInfo) -> io::Result<Self> {
         let mut out = io::BufWriter::with_capacity(WRITE_BUFFER, out);
         out.write_all(b"{")?;
         key(&mut out, "schema_version", true)?;
@@ -336,6 +415,8 @@ impl<W: Write> JsonStream<W> {
             version: env!("CARGO_PKG_VERSION"),
         };
         to_writer_pretty_at(&mut out, 1, &tool)?;
+        key(&mut out, "scan", false)?;
+        to_writer_pretty_at(&mut out, 1, scan)?;
         key(&mut out, "files", false)?;
         out.write_all(b"[")?;
         Ok(JsonStream {
@@ -348,6 +429,7 @@ impl<W: Write> JsonStream<W> {
             totals: Totals::default(),
             pretty: PrettyWriter::default(),
             arguments: ArgumentTexts::default(),
+            causes: Default::default(),
         })
     }
 
@@ -377,6 +459,7 @@ impl<W: Write> JsonStream<W> {
             element(findings, self.findings_written)?;
             self.findings_written += 1;
             self.pretty.write(findings, 2, f)?;
+            self.causes.add(&file.path, f);
         }
         self.summary.add(file);
         self.totals.add(file);
@@ -391,6 +474,9 @@ impl<W: Write> JsonStream<W> {
         out.write_all(b"[")?;
         self.findings.copy_to(out)?;
         end_array(out, self.findings_written)?;
+        key(out, "causes", false)?;
+        self.pretty.write(&mut *out, 1, self.causes.list())?;
+        self.totals.causes = self.causes.len();
         key(out, "summary", false)?;
         let summary = self.summary.finish();
         self.pretty.write(&mut *out, 1, &summary)?;
@@ -427,6 +513,10 @@ fn write_file(p: &mut Pretty<'_>, file: &FileReport, arguments: &mut ArgumentTex
     if let Some(e) = &file.error {
         p.key("error");
         p.str(e);
+    }
+    if let Some(r) = &file.reason {
+        p.key("reason");
+        p.str(r);
     }
     p.key("diagnostics");
     p.value(&file.diagnostics);
@@ -549,8 +639,10 @@ mod tests {
     struct Report<'r> {
         schema_version: u32,
         tool: Tool,
+        scan: ScanInfo,
         files: &'r [FileReport],
         findings: Vec<&'r Finding>,
+        causes: &'r [crate::report::causes::Cause],
         summary: Summary,
         totals: Totals,
     }
@@ -567,16 +659,26 @@ mod tests {
         assert!(files.iter().map(|f| f.findings.len()).sum::<usize>() > 100);
         // serde_json's layout, compact values included (`to_writer_pretty`
         // is held to serde_json's own in compact_json's tests).
+        let mut causes = crate::report::causes::Causes::default();
+        for file in &files {
+            for f in &file.findings {
+                causes.add(&file.path, f);
+            }
+        }
+        let mut totals = Totals::of(&files);
+        totals.causes = causes.len();
         let report = Report {
             schema_version: SCHEMA_VERSION,
             tool: Tool {
                 name: env!("CARGO_PKG_NAME"),
                 version: env!("CARGO_PKG_VERSION"),
             },
+            scan: ScanInfo::default(),
             files: &files,
             findings: files.iter().flat_map(|f| &f.findings).collect(),
+            causes: causes.list(),
             summary: summarize(&files, &builtin_cycles()),
-            totals: Totals::of(&files),
+            totals,
         };
         let mut expected = Vec::new();
         crate::report::compact_json::to_writer_pretty(&mut expected, &report).unwrap();
@@ -594,7 +696,7 @@ mod tests {
         assert!(String::from_utf8(out).unwrap() == expected);
         // Findings set aside in a temporary file after the first few.
         let mut out = Vec::new();
-        let mut stream = JsonStream::new(&mut out).unwrap();
+        let mut stream = JsonStream::new(&mut out, &ScanInfo::default()).unwrap();
         stream.spill_at = 3000;
         for file in &files {
             stream.add(file).unwrap();

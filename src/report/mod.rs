@@ -1,5 +1,6 @@
 //! Turning scan results into output: `text` for people, `json` for tools.
 
+pub mod causes;
 pub mod compact_json;
 pub mod json;
 pub mod sarif;
@@ -16,16 +17,25 @@ pub trait ReportStream {
     fn finish(self: Box<Self>) -> std::io::Result<Totals>;
 }
 
-/// Totals over a scan, shared by every output format.
+/// Totals over a scan, shared by every output format. Each name says what
+/// it counts: the reader's diagnostics apart from the rules' findings.
 #[derive(Debug, Default, Clone, Copy, serde::Serialize)]
 pub struct Totals {
+    /// Files read (ok or failed); skipped ones are not.
     pub files: usize,
     pub ok: usize,
     pub failed: usize,
+    /// `.metal` files not compiled for want of a compiler.
+    pub skipped: usize,
     pub kernels: usize,
-    pub errors: usize,
-    pub warnings: usize,
+    /// Error diagnostics of the IR reader (a file it could not fully read).
+    pub reader_errors: usize,
+    pub reader_warnings: usize,
+    /// The rules' findings, after suppressions and the baseline.
     pub findings: usize,
+    pub findings_by_severity: json::SeverityCounts,
+    /// Distinct causes of those findings (`causes` in the JSON report).
+    pub causes: usize,
     pub suppressed: usize,
     pub baseline_matched: usize,
 }
@@ -44,13 +54,19 @@ impl Totals {
         match f.status {
             Status::Ok => self.ok += 1,
             Status::Error => self.failed += 1,
-            Status::Skipped => return,
+            Status::Skipped => {
+                self.skipped += 1;
+                return;
+            }
         }
         self.files += 1;
         self.kernels += f.kernels.len();
-        self.errors += f.error_count();
-        self.warnings += f.diagnostics.len() - f.error_count();
+        self.reader_errors += f.error_count();
+        self.reader_warnings += f.diagnostics.len() - f.error_count();
         self.findings += f.findings.len();
+        for finding in &f.findings {
+            self.findings_by_severity.add(finding.severity);
+        }
         self.suppressed += f.suppressed.len();
         self.baseline_matched += f.baseline_matched;
     }

@@ -18,6 +18,7 @@
 //! where a result names the library, function and kernels as logical
 //! locations instead.
 
+use super::causes::Cause;
 use crate::rules::{Finding, Rule, RuleSet, Severity};
 use crate::scan::{FileReport, Status};
 use crate::source::SourceLocation;
@@ -624,6 +625,39 @@ fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
     }
 }
 
+/// Related locations a result lists at most for a cause's other instances.
+const MAX_INSTANCES_LISTED: usize = 100;
+
+/// Makes a finding's result stand for its whole cause: the other instances
+/// as related locations (up to `MAX_INSTANCES_LISTED`), how many there are
+/// in the message, and the cause's id as the fingerprint, which stays the
+/// same whichever instance is shown.
+fn add_instances(r: &mut SarifResult, c: &Cause, uris: &Uris) {
+    let others = c.places.iter().skip(1).take(MAX_INSTANCES_LISTED);
+    for place in others {
+        let mut at = Location::at(
+            uris.physical(&place.path, place.line, place.column),
+            Some(Text::of("another instance of this cause")),
+        );
+        at.id = Some(r.related_locations.len() + 1);
+        r.related_locations.push(at);
+    }
+    if c.instances > 1 {
+        let kernels = match c.kernels.len() {
+            0 | 1 => String::new(),
+            n => format!(" in {n} kernels"),
+        };
+        r.message.text.push_str(&format!(
+            " ({} instances{kernels} across {} file{}.)",
+            c.instances,
+            c.files,
+            if c.files == 1 { "" } else { "s" }
+        ));
+    }
+    r.partial_fingerprints
+        .insert(FINGERPRINT_KEY, format!("cause:{}", c.id));
+}
+
 /// Files that could not be read and reader diagnostics, as tool notifications.
 fn notifications(files: &[FileReport], uris: &Uris) -> Vec<Notification> {
     let mut out = Vec::new();
@@ -714,11 +748,20 @@ pub fn render(files: &[FileReport], rules: &RuleSet, options: &Options<'_>) -> R
     for (i, r) in rules.rules.iter().enumerate() {
         index.entry(r.pattern.id.clone()).or_insert(i);
     }
-    // Each finding, with its suppression's reason when it was silenced.
-    let mut found: Vec<(&Finding, Option<&str>)> = Vec::new();
+    // One result per cause (the instance best shown, the others as related
+    // locations), and each suppressed finding with its reason when asked.
+    let mut causes = super::causes::Causes::default();
     for file in files {
-        found.extend(file.findings.iter().map(|f| (f, None)));
-        if options.show_suppressed {
+        for f in &file.findings {
+            causes.add(&file.path, f);
+        }
+    }
+    let mut found: Vec<(&Finding, Option<&str>)> =
+        causes.list().iter().map(|c| (&c.shown, None)).collect();
+    let by_cause: BTreeMap<&str, &Cause> =
+        causes.list().iter().map(|c| (c.id.as_str(), c)).collect();
+    if options.show_suppressed {
+        for file in files {
             let silenced = file.suppressed.iter();
             found.extend(silenced.map(|s| (&*s.finding, Some(s.reason.as_str()))));
         }
@@ -741,6 +784,11 @@ pub fn render(files: &[FileReport], rules: &RuleSet, options: &Options<'_>) -> R
         .iter()
         .map(|(f, reason)| {
             let mut r = result(f, index.get(&*f.rule_id).copied().unwrap_or(0), &uris);
+            if reason.is_none()
+                && let Some(c) = by_cause.get(f.cause.as_str())
+            {
+                add_instances(&mut r, c, &uris);
+            }
             if let Some(reason) = reason {
                 r.suppressions.push(Suppression {
                     kind: "inSource",
@@ -773,7 +821,7 @@ pub fn render(files: &[FileReport], rules: &RuleSet, options: &Options<'_>) -> R
                 },
             },
             invocations: vec![Invocation {
-                execution_successful: totals.failed == 0 && totals.errors == 0,
+                execution_successful: totals.failed == 0 && totals.reader_errors == 0,
                 tool_execution_notifications: notifications,
             }],
             original_uri_base_ids: uris.root(),

@@ -1,11 +1,14 @@
-//! Findings in the style of rustc: severity, rule and message; the MSL
+//! Causes in the style of rustc: severity, rule id and headline; the MSL
 //! source line with the span underlined when the source is found on disk,
 //! or the IR line otherwise; then notes (function, kernels, inlined-at
 //! chain, IR location) and a help line.
 
-use crate::rules::{Finding, Severity};
+use super::causes::Cause;
+use crate::rules::Severity;
+use crate::source::SourceStatus;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::collections::HashMap;
+use std::fmt::Write;
 
 /// Opens each file once and indexes every `LINES_PER_MARK`th line start,
 /// so a line is found in near-constant time however many findings a large
@@ -108,39 +111,108 @@ fn span(line: &str, column: u32) -> std::ops::Range<usize> {
     start..end
 }
 
-pub fn render(out: &mut String, f: &Finding, files: &mut Files, renderer: &Renderer) {
-    let title = level(f.severity)
-        .primary_title(f.message.as_str())
-        .id(f.rule.to_string());
+/// A message's first clause: up to the first `: ` outside backquotes
+/// (`udiv` by `args.ne12` (a field of a constant buffer)), the rest being
+/// the rationale `air-scan explain` gives.
+pub fn headline(message: &str) -> &str {
+    let mut quoted = false;
+    let bytes = message.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'`' => quoted = !quoted,
+            b':' if !quoted && bytes.get(i + 1) == Some(&b' ') => return &message[..i],
+            _ => {}
+        }
+    }
+    message.trim_end_matches('.')
+}
+
+/// Where a cause is, in a word: its MSL location, else its IR file and line
+/// (a disassembled binary's function, without a line).
+pub fn place_text(c: &Cause) -> String {
+    match &c.location.source {
+        Some(s) => format!("{}:{}:{}", s.path, s.line, s.column),
+        None if c.location.ir.on_disk => format!("{}:{}", c.location.ir.path, c.location.ir.line),
+        None => format!("{} in `{}`", c.location.ir.path, c.location.function),
+    }
+}
+
+/// `a, b, c, … (+N more)` for up to `MAX_NAMED` names.
+fn named_list(names: &std::collections::BTreeSet<String>) -> String {
+    const MAX_NAMED: usize = 4;
+    let mut list: Vec<&str> = names.iter().take(MAX_NAMED).map(String::as_str).collect();
+    if names.len() > MAX_NAMED {
+        list.push("…");
+    }
+    list.join(", ")
+}
+
+/// One cause, as rustc shows an error: a headline, the MSL line (or the
+/// IR instruction), how many instances and kernels, and one help line.
+pub fn render(out: &mut String, c: &Cause, files: &mut Files, renderer: &Renderer) {
+    let f = &c.shown;
+    let mut title_text = headline(&c.message).to_string();
+    if let Some(cycles) = c.cycles_per_execution {
+        let _ = write!(title_text, ", ~{cycles} cycles");
+    }
+    let title = level(c.severity)
+        .primary_title(title_text.as_str())
+        .id(c.rule_id.as_str());
     let mut notes: Vec<String> = Vec::new();
-    let snippet_group = match &f.source {
-        Some(src) => match files.line(&src.path, src.line) {
-            Some(text) => {
-                let sp = span(&text, src.column);
-                let label = if src.approximate {
-                    "approximate location"
-                } else {
-                    ""
-                };
-                notes.push(format!("IR: {}:{}", f.ir.path, f.ir.line));
-                Some((text, src.line, src.path.clone(), sp, label))
+    let mut warnings: Vec<String> = Vec::new();
+    let ir_note = || {
+        if f.ir.instruction.is_empty() {
+            format!("IR: {}:{}", f.ir.path, f.ir.line)
+        } else if f.ir.on_disk {
+            format!("IR: {}:{}: `{}`", f.ir.path, f.ir.line, f.ir.instruction)
+        } else {
+            format!("IR: `{}` in {}", f.ir.instruction, f.ir.path)
+        }
+    };
+    // (line text, line number, path, span, label)
+    let mut snippet = None;
+    match &f.source {
+        Some(src) => match src.status {
+            SourceStatus::Exact | SourceStatus::Approximate => {
+                match files.line(&src.path, src.line) {
+                    Some(text) => {
+                        let sp = span(&text, src.column);
+                        let label = if src.approximate {
+                            "approximate location"
+                        } else {
+                            ""
+                        };
+                        snippet = Some((text, src.line, src.path.clone(), sp, label));
+                    }
+                    None => notes.push(format!("at {}:{}:{}", src.path, src.line, src.column)),
+                }
+                notes.push(ir_note());
             }
-            None => {
+            SourceStatus::Stale => {
+                warnings.push(format!(
+                    "{}:{}:{} does not hold this operation: the source changed since the IR was compiled",
+                    src.path, src.line, src.column
+                ));
+                notes.push(ir_note());
+            }
+            SourceStatus::NotFound => {
                 notes.push(format!(
                     "source {}:{}:{} (file not found; see --source-root)",
                     src.path, src.line, src.column
                 ));
-                None
+                notes.push(ir_note());
             }
         },
-        None => None,
-    };
-    let snippet_group = snippet_group.or_else(|| {
-        let text = files.line(&f.ir.path, f.ir.line)?;
-        let sp = span(&text, 0);
-        Some((text, f.ir.line, f.ir.path.to_string(), sp, ""))
-    });
-    notes.insert(0, in_function(f));
+        None if f.ir.on_disk => {
+            if let Some(text) = files.line(&f.ir.path, f.ir.line) {
+                let sp = span(&text, 0);
+                snippet = Some((text, f.ir.line, f.ir.path.to_string(), sp, ""));
+            } else {
+                notes.push(ir_note());
+            }
+        }
+        None => notes.push(ir_note()),
+    }
     for site in &f.inlined_at {
         notes.push(format!(
             "inlined at {}:{}:{}{}",
@@ -153,57 +225,74 @@ pub fn render(out: &mut String, f: &Finding, files: &mut Files, renderer: &Rende
                 .unwrap_or_default()
         ));
     }
+    notes.insert(0, instances(c));
     let mut group = Group::with_title(title);
-    if let Some((text, line, path, sp, label)) = &snippet_group {
+    if let Some((text, line, path, sp, label)) = &snippet {
         group = group.element(
             Snippet::source(text.as_str())
                 .line_start(*line as usize)
                 .path(path.as_str())
                 .annotation(AnnotationKind::Primary.span(sp.clone()).label(*label)),
         );
-    } else {
-        notes.insert(0, format!("at {}:{}", f.ir.path, f.ir.line));
+    }
+    for w in &warnings {
+        group = group.element(Level::WARNING.message(w.as_str()));
     }
     for n in &notes {
         group = group.element(Level::NOTE.message(n.as_str()));
     }
-    group = group.element(Level::HELP.message(&*f.help));
+    group = group.element(Level::HELP.message(c.help.as_str()));
     out.push_str(&renderer.render(&[group]));
     out.push_str("\n\n");
 }
 
-fn in_function(f: &Finding) -> String {
-    let mut s = format!("in `{}`", f.function);
-    let others: Vec<&String> = f
-        .kernels
-        .iter()
-        .filter(|k| k.as_str() != &*f.function)
-        .collect();
-    if !others.is_empty() {
-        let names: Vec<&str> = others.iter().map(|k| k.as_str()).collect();
-        s.push_str(&format!(
-            ", reached from kernel{} {}",
-            if names.len() == 1 { "" } else { "s" },
-            names.join(", ")
-        ));
+/// `×N in K kernels (a, b, …); in `f``, with the loop depth and levels.
+fn instances(c: &Cause) -> String {
+    let f = &c.shown;
+    let mut s = String::new();
+    if c.instances > 1 {
+        let _ = write!(s, "×{} ", c.instances);
+    }
+    match c.kernels.len() {
+        0 => {}
+        1 => {
+            let _ = write!(s, "in kernel {}", named_list(&c.kernels));
+        }
+        n => {
+            let _ = write!(s, "in {n} kernels ({})", named_list(&c.kernels));
+        }
+    }
+    if c.files > 1 {
+        let _ = write!(s, " across {} files", c.files);
+    }
+    let only_the_kernel = c.kernels.len() == 1 && c.kernels.contains(&*f.function);
+    if !only_the_kernel {
+        if !s.is_empty() {
+            s.push_str("; ");
+        }
+        let _ = write!(s, "in `{}`", f.function);
+    }
+    if c.functions.len() > 1 {
+        let _ = write!(s, " and {} more functions", c.functions.len() - 1);
     }
     if f.loop_depth > 0 {
-        s.push_str(&format!(
+        let _ = write!(
+            s,
             ", inside {} loop{}",
             f.loop_depth,
             if f.loop_depth == 1 { "" } else { "s" }
-        ));
+        );
     }
     if !f.levels.is_empty() {
         let levels: Vec<String> = f.levels.iter().map(|l| format!("-{l}")).collect();
-        s.push_str(&format!(", found at {}", levels.join(" and ")));
+        let _ = write!(s, ", found at {}", levels.join(" and "));
     }
     s
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Files, LINES_PER_MARK, span};
+    use super::{Files, LINES_PER_MARK, headline, span};
 
     #[test]
     fn lines_found_on_both_sides_of_each_mark_in_small_and_mapped_files() {
@@ -236,6 +325,15 @@ mod tests {
             assert!(files.line(path, 7).is_some());
         }
         assert_eq!(Files::default().line("/nonexistent/x.metal", 1), None);
+    }
+
+    #[test]
+    fn a_headline_is_the_first_clause_outside_backquotes() {
+        assert_eq!(
+            headline("`udiv` by `a::b: c` (a kernel argument): Apple GPUs have none."),
+            "`udiv` by `a::b: c` (a kernel argument)"
+        );
+        assert_eq!(headline("no clause here."), "no clause here");
     }
 
     #[test]

@@ -1,16 +1,32 @@
-//! The text report: one summary per file (kernels, their arguments,
-//! functions, reader diagnostics), then a closing line.
+//! The text report, findings first: each cause once (`report::causes`),
+//! in the order the scan met it, with its MSL line and how many instances
+//! and kernels it has; files that could not be read and reader
+//! diagnostics as they come; then a closing summary. `--inventory` adds
+//! each file's kernels and arguments; `--quiet` keeps only the summary.
 
 use super::Totals;
+use super::causes::{Cause, Causes};
 use crate::ir::air::OwnedEntryPoint;
 use crate::scan::{FileReport, Status};
 use std::fmt::Write;
 
-/// Renders the text report; `color` turns on ANSI styles;
-/// `show_suppressed` lists the findings suppressions silenced.
-pub fn render(files: &[FileReport], color: bool, show_suppressed: bool) -> String {
+/// What the text report shows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// ANSI styles.
+    pub color: bool,
+    /// List the findings suppressions silenced.
+    pub show_suppressed: bool,
+    /// Each file's kernels, arguments and function constants.
+    pub inventory: bool,
+    /// Only the closing summary.
+    pub quiet: bool,
+}
+
+/// Renders the text report.
+pub fn render(files: &[FileReport], options: Options) -> String {
     let mut out = Vec::new();
-    let mut stream = TextStream::new(&mut out, color, show_suppressed);
+    let mut stream = TextStream::new(&mut out, options);
     for f in files {
         // Writing to memory cannot fail.
         let _ = stream.add(f);
@@ -19,43 +35,55 @@ pub fn render(files: &[FileReport], color: bool, show_suppressed: bool) -> Strin
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// The text report written as a scan goes: each file's part as soon as it
-/// is given, then the suppressed findings and the closing line.
+/// The text report written as a scan goes: each file's errors (and, with
+/// `--inventory`, its kernels) as soon as it is given; the causes, which
+/// gather instances from every file, and the summary at the end.
 pub struct TextStream<W: std::io::Write> {
     out: W,
+    options: Options,
     renderer: annotate_snippets::Renderer,
-    sources: super::snippets::Files,
-    show_suppressed: bool,
+    causes: Causes,
     suppressed: Vec<String>,
+    /// Files that could not be read, with why.
+    failed: Vec<(String, String)>,
     totals: Totals,
 }
 
+/// Causes named in the summary's list of the costliest.
+const TOP_CAUSES: usize = 10;
+
 impl<W: std::io::Write> TextStream<W> {
-    pub fn new(out: W, color: bool, show_suppressed: bool) -> Self {
-        let renderer = if color {
+    pub fn new(out: W, options: Options) -> Self {
+        let renderer = if options.color {
             annotate_snippets::Renderer::styled()
         } else {
             annotate_snippets::Renderer::plain()
         };
         TextStream {
             out,
+            options,
             renderer,
-            sources: super::snippets::Files::default(),
-            show_suppressed,
+            causes: Causes::default(),
             suppressed: Vec::new(),
+            failed: Vec::new(),
             totals: Totals::default(),
         }
     }
 
     pub fn add(&mut self, f: &FileReport) -> std::io::Result<()> {
         let mut text = String::new();
-        file(&mut text, f, &mut self.sources, &self.renderer);
-        // A file's IR is shown by its own findings only; MSL sources can be
-        // shared by several files and stay open.
-        for finding in &f.findings {
-            self.sources.forget(&finding.ir.path);
+        if !self.options.quiet {
+            file(&mut text, f, self.options.inventory);
         }
-        if self.show_suppressed {
+        if f.status == Status::Error {
+            let why = f.error.as_deref().unwrap_or("unreadable");
+            let first_line = why.lines().next().unwrap_or(why);
+            self.failed.push((f.path.clone(), first_line.to_string()));
+        }
+        for finding in &f.findings {
+            self.causes.add(&f.path, finding);
+        }
+        if self.options.show_suppressed {
             self.suppressed.extend(f.suppressed.iter().map(|s| {
                 format!(
                     "suppressed[{}]: {}:{} ({})\n",
@@ -67,38 +95,22 @@ impl<W: std::io::Write> TextStream<W> {
         self.out.write_all(text.as_bytes())
     }
 
-    /// Writes the suppressed findings and the closing line; returns the
-    /// totals.
+    /// Writes the causes, the suppressed findings and the summary; returns
+    /// the totals.
     pub fn finish(mut self) -> std::io::Result<Totals> {
-        let mut out = self.suppressed.concat();
-        let t = self.totals;
-        let _ = write!(
-            out,
-            "{} file{} read: {} ok, {} failed; {} kernel{}; {} finding{}; {} reader error{}, {} reader warning{}",
-            t.files,
-            plural(t.files),
-            t.ok,
-            t.failed,
-            t.kernels,
-            plural(t.kernels),
-            t.findings,
-            plural(t.findings),
-            t.errors,
-            plural(t.errors),
-            t.warnings,
-            plural(t.warnings)
-        );
-        if t.suppressed > 0 || t.baseline_matched > 0 {
-            let _ = write!(
-                out,
-                "; {} suppressed, {} known from the baseline",
-                t.suppressed, t.baseline_matched
-            );
+        self.totals.causes = self.causes.len();
+        let mut out = String::new();
+        if !self.options.quiet {
+            let mut sources = super::snippets::Files::default();
+            for c in self.causes.list() {
+                super::snippets::render(&mut out, c, &mut sources, &self.renderer);
+            }
+            out.push_str(&self.suppressed.concat());
         }
-        out.push('\n');
+        summary(&mut out, &self.causes, &self.failed, &self.totals);
         self.out.write_all(out.as_bytes())?;
         self.out.flush()?;
-        Ok(t)
+        Ok(self.totals)
     }
 }
 
@@ -112,16 +124,96 @@ impl<W: std::io::Write> super::ReportStream for TextStream<W> {
     }
 }
 
+/// The closing summary: findings and causes by rule, the costliest causes,
+/// the files that failed, and the totals line.
+fn summary(out: &mut String, causes: &Causes, failed: &[(String, String)], t: &Totals) {
+    if !causes.is_empty() {
+        // Rule -> (id, findings, causes), in the order rules were met.
+        let mut by_rule: Vec<(&str, &str, usize, usize)> = Vec::new();
+        for c in causes.list() {
+            match by_rule.iter_mut().find(|r| r.0 == c.rule) {
+                Some(r) => {
+                    r.2 += c.instances;
+                    r.3 += 1;
+                }
+                None => by_rule.push((&c.rule, &c.rule_id, c.instances, 1)),
+            }
+        }
+        by_rule.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
+        let _ = writeln!(out, "findings by rule:");
+        for (rule, id, findings, n) in &by_rule {
+            let _ = writeln!(
+                out,
+                "  {id} {rule:<32} {findings:>6} finding{} from {n} cause{}",
+                plural(*findings),
+                plural(*n)
+            );
+        }
+        let mut costly: Vec<&Cause> = causes
+            .list()
+            .iter()
+            .filter(|c| c.estimated_cycles.is_some_and(|e| e > 0))
+            .collect();
+        costly.sort_by(|a, b| {
+            b.estimated_cycles
+                .cmp(&a.estimated_cycles)
+                .then(b.rank.cmp(&a.rank))
+        });
+        if !costly.is_empty() {
+            let _ = writeln!(out, "costliest causes (cycles per execution x instances):");
+            for c in costly.iter().take(TOP_CAUSES) {
+                let _ = writeln!(
+                    out,
+                    "  ~{:>8} {} {} at {}",
+                    c.estimated_cycles.unwrap_or(0),
+                    c.rule_id,
+                    super::snippets::headline(&c.message),
+                    super::snippets::place_text(c)
+                );
+            }
+        }
+    }
+    if !failed.is_empty() {
+        let _ = writeln!(out, "files that could not be read:");
+        for (path, why) in failed {
+            let _ = writeln!(out, "  {path}: {why}");
+        }
+    }
+    let _ = write!(
+        out,
+        "{} file{} read: {} ok, {} failed; {} kernel{}; {} finding{} from {} cause{}; {} reader error{}, {} reader warning{}",
+        t.files,
+        plural(t.files),
+        t.ok,
+        t.failed,
+        t.kernels,
+        plural(t.kernels),
+        t.findings,
+        plural(t.findings),
+        t.causes,
+        plural(t.causes),
+        t.reader_errors,
+        plural(t.reader_errors),
+        t.reader_warnings,
+        plural(t.reader_warnings)
+    );
+    if t.suppressed > 0 || t.baseline_matched > 0 {
+        let _ = write!(
+            out,
+            "; {} suppressed, {} known from the baseline",
+            t.suppressed, t.baseline_matched
+        );
+    }
+    out.push('\n');
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn file(
-    out: &mut String,
-    f: &FileReport,
-    sources: &mut super::snippets::Files,
-    renderer: &annotate_snippets::Renderer,
-) {
+/// A file's part: why it failed, its reader diagnostics, and with
+/// `inventory` its kernels, arguments and function constants.
+fn file(out: &mut String, f: &FileReport, inventory: bool) {
     if f.status == Status::Skipped {
         // Said once for all skipped files, on stderr.
         return;
@@ -133,7 +225,7 @@ fn file(
             f.path,
             f.error.as_deref().unwrap_or("unreadable")
         );
-    } else if let Some(m) = &f.module {
+    } else if let Some(m) = f.module.as_ref().filter(|_| inventory) {
         let mut facts = vec![
             format!("{} kernel{}", f.kernels.len(), plural(f.kernels.len())),
             format!(
@@ -176,9 +268,6 @@ fn file(
                 .collect();
             let _ = writeln!(out, "  function constants: {}", names.join(", "));
         }
-    }
-    for finding in &f.findings {
-        super::snippets::render(out, finding, sources, renderer);
     }
     for d in &f.diagnostics {
         let sev = match d.severity {

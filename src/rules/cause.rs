@@ -4,8 +4,9 @@
 //! `.metallib`'s function) the same module arrives in.
 //!
 //! The key (docs/RULES.md, "Causes", has its measured effect):
-//! - with an exact MSL location: the rule and that location (path, line,
-//!   column). Two MSL locations are never one cause;
+//! - with an exact MSL location: the rule and that location (file, line,
+//!   column). Two MSL locations are never one cause. The id takes the
+//!   line's text, not its number, so it survives edits around it;
 //! - otherwise: the rule, what the finding is about (`Evidence::subject`:
 //!   the divisor), the instruction's shape (opcode, loop depth) and the
 //!   function's *family*: its name with template arguments, parameter
@@ -19,13 +20,25 @@
 use super::{Finding, Fnv1a, hex16};
 use std::fmt::Write;
 
-/// The stable id of the cause a finding belongs to.
-pub fn cause_id(f: &Finding, opcode: &str) -> String {
+/// The stable id of the cause a finding belongs to. `source_line` is the
+/// MSL line's text and how many lines before it in its file have the same
+/// text, when the file is on disk: it stands for the line in the id, which
+/// so survives lines moving around it (as GitHub's line hashes do); the
+/// line number stands in when the file is not here.
+pub fn cause_id(f: &Finding, opcode: &str, source_line: Option<(&str, usize)>) -> String {
     let mut key = Fnv1a::new();
     let _ = write!(key, "{}|", f.rule);
+    let file_name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
+    let write_line = |key: &mut Fnv1a, s: &crate::source::SourceLocation| {
+        let _ = match source_line {
+            Some((text, nth)) => write!(key, "|{}|{}#{nth}", file_name(&s.path), text.trim()),
+            None => write!(key, "|{}|{}", file_name(&s.path), s.line),
+        };
+    };
     match &f.source {
         Some(s) if !s.approximate => {
-            let _ = write!(key, "msl|{}|{}|{}", s.path, s.line, s.column);
+            let _ = write!(key, "msl|{}", s.column);
+            write_line(&mut key, s);
         }
         approximate => {
             let _ = write!(
@@ -37,7 +50,7 @@ pub fn cause_id(f: &Finding, opcode: &str) -> String {
                 family(&f.function)
             );
             if let Some(s) = approximate {
-                let _ = write!(key, "|{}|{}", s.path, s.line);
+                write_line(&mut key, s);
             }
         }
     }
@@ -45,7 +58,7 @@ pub fn cause_id(f: &Finding, opcode: &str) -> String {
 }
 
 /// A function's name as its template family: an Itanium-mangled name's
-/// base name (`_Z10gemv_implIfLi4EEvPKT_` → `gemv_impl`), then each
+/// base name (`_Z9gemv_implIfLi4EEvPKT_` → `gemv_impl`), then each
 /// `_`-separated token that names a type or a size made generic
 /// (`gemv_float32_bm1_bn8` → `gemv_T_bm#_bn#`).
 pub fn family(function: &str) -> String {
@@ -147,8 +160,8 @@ mod tests {
         );
         assert_eq!(family("gemv_bfloat16_bm1_bn8"), "gemv_T_bm#_bn#");
         // Mangled helpers: the base name, without template arguments.
-        assert_eq!(family("_Z10gemv_implIfLi4EEvPKT_"), "gemv_impl");
-        assert_eq!(family("_Z10gemv_implIDhLi8EEvPKT_"), "gemv_impl");
+        assert_eq!(family("_Z9gemv_implIfLi4EEvPKT_"), "gemv_impl");
+        assert_eq!(family("_Z9gemv_implIDhLi8EEvPKT_"), "gemv_impl");
         assert_eq!(family("_ZN3mlx5steel4gemmIfEEvv"), "gemm");
         // Names that differ otherwise stay apart.
         assert_ne!(family("softmax_float32"), family("layer_norm_float32"));

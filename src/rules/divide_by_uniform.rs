@@ -134,10 +134,35 @@ impl RuleHook for DivideByUniform {
                 help: Some("Divide by the literal 32 (or shift right by 5): threads_per_simdgroup is 32 on every Apple GPU.".into()),
             });
         }
-        let what = match origin.kind {
-            OriginKind::Field => "a field of a constant buffer",
-            OriginKind::Builtin => "a threadgroup-uniform builtin",
-            _ => "a kernel argument",
+        // A shape read per dimension in a loop (`batch_shape[*]`,
+        // `params.oS[*]`) takes a different value each iteration: no single
+        // function constant can stand for it.
+        let per_element = origin.name.ends_with("[*]");
+        let (what, fix, help) = match origin.kind {
+            _ if per_element => (
+                if origin.kind == OriginKind::Field {
+                    "an element of a constant buffer's array field, indexed at run time"
+                } else {
+                    "an element of a constant array argument, indexed at run time"
+                },
+                " One function constant cannot stand for it: precompute a magic multiplier and shift per element on the host.",
+                Some(SHAPE_ARRAY_HELP),
+            ),
+            OriginKind::Field => (
+                "a field of a constant buffer",
+                " Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.",
+                None,
+            ),
+            OriginKind::Builtin => (
+                "a threadgroup-uniform builtin",
+                " Fix the threadgroup size the kernel is dispatched with and divide by that literal or a [[function_constant]].",
+                Some(BUILTIN_HELP),
+            ),
+            _ => (
+                "a kernel argument",
+                " Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.",
+                None,
+            ),
         };
         // Pieces pushed in turn: through `format!` and a `String` of notes
         // it cost a third of describing the finding.
@@ -149,7 +174,8 @@ impl RuleHook for DivideByUniform {
             &origin.name,
             "` (",
             what,
-            "): Apple GPUs have no integer divider, so a divisor unknown when the pipeline is built runs a ~730-cycle routine each time, against ~80 for a [[function_constant]] and ~5 for a power of two. Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.",
+            "): Apple GPUs have no integer divider, so a divisor unknown when the pipeline is built runs a ~730-cycle routine each time, against ~80 for a [[function_constant]] and ~5 for a power of two.",
+            fix,
         ] {
             message.push_str(piece);
         }
@@ -158,7 +184,13 @@ impl RuleHook for DivideByUniform {
         Some(Description {
             message,
             evidence,
-            help: None,
+            help: help.map(str::to_string),
         })
     }
 }
+
+/// The fix for a divisor read from a shape array in a loop over dimensions.
+const SHAPE_ARRAY_HELP: &str = "Precompute on the host, for each element, a magic multiplier and shift (the round-up method of Granlund and Montgomery, as libdivide does) and pass them beside the shape, so each divide becomes a multiply-high and a shift; or give contiguous and low-ndim inputs a fast path (a [[function_constant]] ndim, or a kernel of their own) that skips the loop.";
+
+/// The fix for a divide by `threads_per_threadgroup` and its kin.
+const BUILTIN_HELP: &str = "Dispatch with a fixed threadgroup size and divide by it as a literal or a [[function_constant]] (with [[max_total_threads_per_threadgroup]] to hold the kernel to it); a power of two becomes a shift.";

@@ -301,6 +301,10 @@ pub struct IrLocation {
     /// The instruction's text as the IR has it: for a binary input the
     /// only view of it a person has.
     pub instruction: String,
+    /// Whether `path` is IR text on disk whose line `line` a person can
+    /// open; not for a module disassembled from bitcode in memory.
+    #[serde(skip)]
+    pub on_disk: bool,
 }
 
 /// FNV-1a: tiny, and stable across Rust versions (unlike `DefaultHasher`),
@@ -458,6 +462,7 @@ pub fn run(
                     path: path.clone(),
                     line: inst.line,
                     instruction: String::new(),
+                    on_disk: true,
                 },
                 source: None,
                 inlined_at: Vec::new(),
