@@ -3,8 +3,10 @@
 //!
 //! Data flows one way: `input` (files on disk) → `ir` (text into a module
 //! model) → `analysis` (control flow, def-use, provenance) → `rules`
-//! (patterns/ matched against each function) → `scan` (per-file results) →
-//! `report` (text, JSON). See docs/ARCHITECTURE.md.
+//! (patterns/ matched against each function, returning typed evidence) →
+//! `scan` (per-file results) → `suppress` / `baseline` (ignore comments, an
+//! earlier report) → `report` (text, JSON, SARIF). `compile` and `diff` sit
+//! beside. See docs/ARCHITECTURE.md.
 
 pub mod analysis;
 pub mod baseline;

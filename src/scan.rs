@@ -593,8 +593,8 @@ fn scan_text_at(
     // Metadata the scan used and found broken (the reader checks only
     // brackets; see `MetadataTable::get`).
     diagnostics.extend(module.metadata.take_errors());
-    // The entry points' JSON is made only now, once the module (and the
-    // metadata it parsed) is gone: made before the walk, it would sit
+    // The owned entry points are made only now, once the module (and the
+    // metadata it parsed) is gone: made before the walk, they would sit
     // beside all of that at the scan's peak (~0.1x the input).
     drop(module);
     let mut owner = ir::air::Owner::default();

@@ -1,8 +1,9 @@
-//! Turning scan results into output: `text` for people, `json` for tools.
+//! Turning scan results into output: `text` for people, `json` and `sarif`
+//! for tools (`json_writer` writes the JSON report's bytes fast).
 
 pub mod causes;
-pub mod compact_json;
 pub mod json;
+pub mod json_writer;
 pub mod sarif;
 pub mod snippets;
 pub mod text;
