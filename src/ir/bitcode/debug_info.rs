@@ -169,7 +169,7 @@ pub fn node(r: &Reader<'_>, code: u32, ops: &[u64]) -> Result<Md, Error> {
             let mut f = vec![
                 ("line", num(ops[1])),
                 ("column", num(ops[2])),
-                ("scope", Field::MdOrNull(ops[3] + 1)),
+                ("scope", Field::MdOrNull(ops[3].saturating_add(1))),
                 ("inlinedAt", md(ops, 4)),
             ];
             if get(ops, 5) != 0 {

@@ -690,7 +690,7 @@ impl Decoder<'_, '_> {
                 }
                 for k in 0..pairs {
                     let rel = super::constants::decode_signed(ops[1 + 2 * k]);
-                    let id = (i64::from(self.next) - rel) as u32;
+                    let id = i64::from(self.next).wrapping_sub(rel) as u32;
                     if id >= self.next {
                         self.forward_ref(r, id, ty)?;
                     }

@@ -997,13 +997,22 @@ mod tests {
     #[test]
     fn floats_print_as_llvm_prints_them() {
         assert_eq!(float(Ty::Float, 1.0f32.to_bits().into()), "1.000000e+00");
-        assert_eq!(float(Ty::Float, (-0.5f32).to_bits().into()), "-5.000000e-01");
+        assert_eq!(
+            float(Ty::Float, (-0.5f32).to_bits().into()),
+            "-5.000000e-01"
+        );
         // 0.1f is not exact in six digits: the double's bits in hex.
-        assert_eq!(float(Ty::Float, 0.1f32.to_bits().into()), "0x3FB99999A0000000");
+        assert_eq!(
+            float(Ty::Float, 0.1f32.to_bits().into()),
+            "0x3FB99999A0000000"
+        );
         assert_eq!(float(Ty::Double, 1e-300f64.to_bits()), "1.000000e-300");
         assert_eq!(float(Ty::Half, 0x3C00), "0xH3C00");
         assert_eq!(float(Ty::BFloat, 0x3F80), "0xR3F80");
-        assert_eq!(float(Ty::Float, f32::INFINITY.to_bits().into()), "0x7FF0000000000000");
+        assert_eq!(
+            float(Ty::Float, f32::INFINITY.to_bits().into()),
+            "0x7FF0000000000000"
+        );
     }
 
     #[test]
