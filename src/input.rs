@@ -13,7 +13,7 @@ pub use crate::ir::limits::MAX_FILE_SIZE;
 
 /// Extensions scanned when walking a directory (`.air`, `.metallib` and
 /// `.metal` go through `compile`).
-pub const IR_EXTENSIONS: &[&str] = &["ll", "air", "metallib", "metal"];
+pub const IR_EXTENSIONS: &[&str] = &["ll", "air", "bc", "metallib", "metal"];
 
 /// Files smaller than this are read into memory rather than mapped.
 const READ_BELOW: u64 = 1 << 20;

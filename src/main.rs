@@ -79,6 +79,15 @@ enum Command {
     },
     /// Compare two IR files or directories kernel by kernel (e.g. -O0 against -O2).
     Diff(air_scan::diff::DiffArgs),
+    /// Print an `.air`, `.bc` or `.metallib` file as LLVM IR text (the text
+    /// IR line numbers of findings refer to), read without LLVM.
+    Dis {
+        /// The file to print.
+        file: PathBuf,
+        /// Use this llvm-dis instead of the built-in reader.
+        #[arg(long, value_name = "PATH")]
+        llvm_dis: Option<PathBuf>,
+    },
     /// Print a rule's rationale and fix.
     Explain {
         /// The rule's name (e.g. divide-by-uniform) or id (e.g. AIR001).
@@ -242,6 +251,44 @@ fn print(out: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `air-scan dis FILE`: each module's text; a metallib's modules one after
+/// another, each starting with its `; ModuleID = 'lib.metallib:function'`.
+fn dis(file: &std::path::Path, llvm_dis: Option<&std::path::Path>) -> ExitCode {
+    use air_scan::compile;
+    let tool = match llvm_dis.map(|p| compile::LlvmDis::find(Some(p))) {
+        None => None,
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => {
+            eprintln!("air-scan: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut results = compile::disassemble_files_with(&[file], tool.as_ref());
+    let modules = match results.pop() {
+        Some(Ok(m)) => m,
+        Some(Err(e)) => {
+            eprintln!("air-scan: {e}");
+            return ExitCode::from(2);
+        }
+        None => return ExitCode::from(2),
+    };
+    let mut code = ExitCode::SUCCESS;
+    let mut out = String::new();
+    for m in modules {
+        match m.text {
+            Ok(t) => out.push_str(&t),
+            Err(e) => {
+                eprintln!("air-scan: {e}");
+                code = ExitCode::from(2);
+            }
+        }
+    }
+    if print(&out) != ExitCode::SUCCESS {
+        return ExitCode::from(2);
+    }
+    code
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -257,9 +304,12 @@ fn main() -> ExitCode {
         }
         return ExitCode::from(code);
     }
+    if let Some(Command::Dis { file, llvm_dis }) = &cli.command {
+        return dis(file, llvm_dis.as_deref());
+    }
     let rule_args = match &cli.command {
         Some(Command::Rules { rules }) | Some(Command::Explain { rules, .. }) => rules,
-        None | Some(Command::Diff(_)) => &cli.scan.rules,
+        None | Some(Command::Diff(_)) | Some(Command::Dis { .. }) => &cli.scan.rules,
     };
     let rules = match load_rules(rule_args) {
         Ok(r) => r,
@@ -285,7 +335,7 @@ fn main() -> ExitCode {
                 }
             };
         }
-        None | Some(Command::Diff(_)) => {}
+        None | Some(Command::Diff(_)) | Some(Command::Dis { .. }) => {}
     }
     let args = &cli.scan;
     scan(args, &rules)

@@ -248,16 +248,18 @@ pub fn scan_binary(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
 /// [`scan_binary`] for several files, each file's reports apart, their
 /// modules disassembled together (`compile::disassemble_files`).
 pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileReport>> {
-    let tool = match config.llvm_dis() {
-        Ok(t) => t,
-        Err(e) => {
+    // Read natively unless `--llvm-dis` names a tool.
+    let tool = match config.llvm_dis.as_ref().map(|_| config.llvm_dis()) {
+        None => None,
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => {
             return paths
                 .iter()
                 .map(|p| vec![FileReport::failed(p.display().to_string(), e.clone())])
                 .collect();
         }
     };
-    let disassembled = crate::compile::disassemble_files(paths, tool);
+    let disassembled = crate::compile::disassemble_files_with(paths, tool);
     paths
         .iter()
         .zip(disassembled)

@@ -561,7 +561,12 @@ fn binary_inputs_are_known_by_extension() {
     ));
     assert_eq!(BinaryInput::from_path(Path::new("k.ll")), None);
     assert_eq!(BinaryInput::from_path(Path::new("metallib")), None);
-    assert_eq!(compile::BINARY_EXTENSIONS, &["air", "metallib"]);
+    // Raw LLVM bitcode, as `clang -c -emit-llvm` names it, is an `.air`.
+    assert_eq!(
+        BinaryInput::from_path(Path::new("k.bc")),
+        Some(BinaryInput::Air(PathBuf::from("k.bc")))
+    );
+    assert_eq!(compile::BINARY_EXTENSIONS, &["air", "bc", "metallib"]);
 }
 
 // ------------------------------------------------------- finding llvm-dis

@@ -14,11 +14,15 @@
 //!   function llvm-dis cannot read costs that function only; it takes an
 //!   [`LlvmDis`] (path, timeout, output cap) resolved once.
 //! - [`disassemble_files`]: [`disassemble_each`] for many files at once,
-//!   which is how a scan of a folder calls it.
+//!   which is how a scan of a folder calls it; [`disassemble_files_with`]
+//!   with no tool reads the bitcode natively ([`crate::ir::bitcode`]),
+//!   which is what a scan does unless `--llvm-dis` is given.
 //!
 //! A file's kind is decided by its first bytes, not its extension: `MTLB` is
 //! a metallib, `0x0B17C0DE` or `BC\xC0\xDE` is bitcode. The container is read
-//! natively ([`metallib`]). Bitcode goes to llvm-dis ([`llvm_dis`]), which
+//! natively ([`metallib`]). Bitcode is read natively by default
+//! ([`crate::ir::bitcode`], checked against llvm-dis-22 on the whole corpus
+//! by tests/bitcode_native.rs); with `--llvm-dis` it goes to llvm-dis ([`llvm_dis`]), which
 //! must be new enough for the file: LLVM 14 fails on 2 of the corpus's 540
 //! modules, LLVM 19 reads them all. The error says when the LLVM is probably
 //! too old, and names a newer llvm-dis when one is installed. Modules go to
@@ -37,7 +41,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 /// Extensions of the inputs this module handles.
-pub const BINARY_EXTENSIONS: &[&str] = &["air", "metallib"];
+pub const BINARY_EXTENSIONS: &[&str] = &["air", "bc", "metallib"];
 
 /// A bitcode input, by what its extension says it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,11 +51,11 @@ pub enum BinaryInput {
 }
 
 impl BinaryInput {
-    /// `Some` for `.air` and `.metallib` (any case), `None` otherwise.
+    /// `Some` for `.air`, `.bc` and `.metallib` (any case), `None` otherwise.
     pub fn from_path(path: &Path) -> Option<Self> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
-            "air" => Some(Self::Air(path.to_path_buf())),
+            "air" | "bc" => Some(Self::Air(path.to_path_buf())),
             "metallib" => Some(Self::Metallib(path.to_path_buf())),
             _ => None,
         }
@@ -119,6 +123,15 @@ pub fn disassemble_files(
     paths: &[&Path],
     tool: &LlvmDis,
 ) -> Vec<Result<Vec<ModuleResult>, String>> {
+    disassemble_files_with(paths, Some(tool))
+}
+
+/// [`disassemble_files`], or with `tool` `None` read natively
+/// (`ir::bitcode`): no process is started.
+pub fn disassemble_files_with(
+    paths: &[&Path],
+    tool: Option<&LlvmDis>,
+) -> Vec<Result<Vec<ModuleResult>, String>> {
     let prepared: Vec<Prepared> = paths.iter().map(|p| prepare(p, tool)).collect();
     let bitcode: Vec<(&[u8], &str)> = prepared
         .iter()
@@ -144,12 +157,28 @@ pub fn disassemble_files(
 }
 
 /// Each module's text, [`llvm_dis::BATCH`] modules a process, the batches
-/// in parallel on rayon's pool.
-fn in_batches(tool: &LlvmDis, modules: &[(&[u8], &str)]) -> Vec<Result<String, String>> {
-    modules
-        .par_chunks(llvm_dis::BATCH)
-        .flat_map_iter(|chunk| tool.disassemble_many(chunk))
-        .collect()
+/// in parallel on rayon's pool; without a tool, read natively, in order
+/// (the scan's pool already runs files in parallel).
+fn in_batches(tool: Option<&LlvmDis>, modules: &[(&[u8], &str)]) -> Vec<Result<String, String>> {
+    match tool {
+        Some(tool) => modules
+            .par_chunks(llvm_dis::BATCH)
+            .flat_map_iter(|chunk| tool.disassemble_many(chunk))
+            .collect(),
+        None => modules.iter().map(|(b, name)| native(b, name, 0)).collect(),
+    }
+}
+
+/// One module read by `ir::bitcode`; `base`: where its bytes sit in the
+/// file, so that a refusal names the file's byte.
+pub fn native(bitcode: &[u8], name: &str, base: u64) -> Result<String, String> {
+    crate::ir::bitcode::to_text(bitcode, name, base).map_err(|e| {
+        format!(
+            "{name}: the built-in bitcode reader refused it at byte {}: {}. Pass --llvm-dis PATH \
+             to read it with LLVM's llvm-dis instead",
+            e.offset, e.message
+        )
+    })
 }
 
 /// A file read and checked, before its bitcode (if any) is disassembled.
@@ -161,7 +190,7 @@ enum Prepared {
     Bitcode(crate::input::Source, String),
 }
 
-fn prepare(path: &Path, tool: &LlvmDis) -> Prepared {
+fn prepare(path: &Path, tool: Option<&LlvmDis>) -> Prepared {
     let shown = path.display();
     let source = match crate::input::load(path) {
         Ok(s) => s,
@@ -188,7 +217,16 @@ fn prepare(path: &Path, tool: &LlvmDis) -> Prepared {
             .zip(&names)
             .map(|(f, name)| (f.module(), name.as_str()))
             .collect();
-        let texts = in_batches(tool, &modules);
+        let texts = match tool {
+            Some(_) => in_batches(tool, &modules),
+            None => modules
+                .iter()
+                .map(|(m, name)| {
+                    let base = (m.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
+                    native(m, name, base as u64)
+                })
+                .collect(),
+        };
         return Prepared::Done(Ok(lib
             .functions
             .iter()

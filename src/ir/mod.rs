@@ -20,3 +20,4 @@ pub mod types;
 pub use model::*;
 pub use reader::read_module;
 pub use types::{Type, TypeId, TypeTable};
+pub mod bitcode;

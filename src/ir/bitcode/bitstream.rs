@@ -1,0 +1,583 @@
+//! LLVM's bitstream container: bits, blocks, abbreviations, BLOCKINFO.
+//!
+//! Written here rather than taken from the `llvm-bitcode` crate (0.4.1),
+//! whose code was read before choosing: its errors carry no byte offset
+//! (its cursor is private), it sizes vectors from counts read from the file
+//! (`Vec::with_capacity(len)` for records, arrays and abbreviation
+//! operands: a count of 2^32 aborts on allocation), and it recurses once
+//! per abbreviation definition (`try_next` calls itself), so a file of
+//! definitions overflows the stack. Here every count is checked against the
+//! bits left before anything is allocated or looped over, nesting is
+//! capped, and every error names the byte it happened at.
+//!
+//! Format (LLVM's "LLVM Bitcode File Format" document): a stream of
+//! abbreviation ids of the current block's width. 0 ends a block, 1 enters
+//! one (`id` vbr8, new width vbr4, align to 32 bits, length in words), 2
+//! defines an abbreviation, 3 is an unabbreviated record (code vbr6, count
+//! vbr6, operands vbr6); 4 and above name an abbreviation: BLOCKINFO's for
+//! the block's id first, then the block's own.
+
+use super::Error;
+use rustc_hash::FxHashMap;
+
+/// Deepest nesting of blocks accepted. LLVM writes at most four levels
+/// (module, function, constants or metadata, ...).
+pub const MAX_DEPTH: usize = 16;
+
+/// Widths LLVM allows for fixed and VBR fields.
+const MAX_FIELD_WIDTH: u64 = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Literal(u64),
+    Fixed(u8),
+    Vbr(u8),
+    /// An array of the operand that follows it (always the last two).
+    Array,
+    Char6,
+    /// Always last.
+    Blob,
+}
+
+/// One abbreviation: its operands, the first of which is the record code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Abbrev {
+    ops: Vec<Op>,
+}
+
+/// What comes next inside a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// A nested block begins: [`Reader::enter`] or [`Reader::skip`] it.
+    SubBlock(u32),
+    /// The current block ended (the reader is back in its parent).
+    EndBlock,
+    /// A record, by its abbreviation id: [`Reader::record`] reads it.
+    Record(u32),
+}
+
+struct Scope {
+    id: u32,
+    width: u8,
+    /// The block's own abbreviations (BLOCKINFO's come first in ids).
+    abbrevs: Vec<Abbrev>,
+    /// Bit where the block ends.
+    end: u64,
+}
+
+/// Reads one bitstream. Offsets in errors are bytes from the start of
+/// `data` plus `base` (where `data` sits in the file).
+pub struct Reader<'a> {
+    data: &'a [u8],
+    bit: u64,
+    base: u64,
+    scopes: Vec<Scope>,
+    blockinfo: FxHashMap<u32, Vec<Abbrev>>,
+    /// Where the entry being read began, for errors.
+    entry_bit: u64,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the first bit of `data` (after any magic the caller
+    /// checked), at top level, where abbreviation ids are 2 bits wide.
+    pub fn new(data: &'a [u8], base: u64) -> Self {
+        Reader {
+            data,
+            bit: 0,
+            base,
+            scopes: vec![Scope {
+                id: u32::MAX,
+                width: 2,
+                abbrevs: Vec::new(),
+                end: data.len() as u64 * 8,
+            }],
+            blockinfo: FxHashMap::default(),
+            entry_bit: 0,
+        }
+    }
+
+    /// An error at the entry being read.
+    pub fn error(&self, message: impl Into<String>) -> Error {
+        Error {
+            offset: self.base + self.entry_bit / 8,
+            message: message.into(),
+        }
+    }
+
+    fn error_here(&self, message: impl Into<String>) -> Error {
+        Error {
+            offset: self.base + self.bit / 8,
+            message: message.into(),
+        }
+    }
+
+    /// Byte offset of the current position, as errors name it.
+    pub fn offset(&self) -> u64 {
+        self.base + self.bit / 8
+    }
+
+    fn end(&self) -> u64 {
+        self.scopes.last().map_or(0, |s| s.end)
+    }
+
+    fn bits_left(&self) -> u64 {
+        self.end().saturating_sub(self.bit)
+    }
+
+    /// Whether the top level has nothing more (short of a 32-bit word).
+    pub fn at_top_end(&self) -> bool {
+        self.scopes.len() == 1 && self.bits_left() < 32
+    }
+
+    /// The current block's id (`u32::MAX` at top level).
+    pub fn block_id(&self) -> u32 {
+        self.scopes.last().map_or(u32::MAX, |s| s.id)
+    }
+
+    fn read(&mut self, width: u8) -> Result<u64, Error> {
+        let width = u64::from(width);
+        if width == 0 {
+            return Ok(0);
+        }
+        if self.bits_left() < width {
+            return Err(self.error_here("unexpected end of data"));
+        }
+        let mut value = 0u64;
+        let mut got = 0u64;
+        while got < width {
+            let byte = self.data[(self.bit / 8) as usize];
+            let shift = self.bit % 8;
+            let take = (8 - shift).min(width - got);
+            let bits = (u64::from(byte) >> shift) & ((1u64 << take) - 1);
+            value |= bits << got;
+            got += take;
+            self.bit += take;
+        }
+        Ok(value)
+    }
+
+    fn read_vbr(&mut self, width: u8) -> Result<u64, Error> {
+        let payload = u32::from(width) - 1;
+        let high = 1u64 << payload;
+        let mut value = 0u64;
+        let mut shift = 0u32;
+        loop {
+            let piece = self.read(width)?;
+            let bits = piece & (high - 1);
+            if shift >= 64 || (shift > 0 && bits >> (64 - shift) != 0) {
+                return Err(self.error_here("variable-width number longer than 64 bits"));
+            }
+            value |= bits << shift;
+            if piece & high == 0 {
+                return Ok(value);
+            }
+            shift += payload;
+        }
+    }
+
+    /// A 6-bit VBR number (the lengths of metadata strings).
+    pub fn vbr6(&mut self) -> Result<u64, Error> {
+        self.read_vbr(6)
+    }
+
+    fn align32(&mut self) -> Result<(), Error> {
+        let aligned = self.bit.div_ceil(32) * 32;
+        if aligned > self.end() {
+            return Err(self.error_here("unexpected end of data"));
+        }
+        self.bit = aligned;
+        Ok(())
+    }
+
+    /// The next entry of the current block. Abbreviation definitions and
+    /// BLOCKINFO blocks are taken care of on the way.
+    pub fn next_entry(&mut self) -> Result<Entry, Error> {
+        loop {
+            self.entry_bit = self.bit;
+            let width = self.scopes.last().map_or(2, |s| s.width);
+            if self.scopes.len() == 1 && self.bits_left() < u64::from(width).max(32) {
+                return Ok(Entry::EndBlock);
+            }
+            let id = self.read(width)? as u32;
+            match id {
+                0 => {
+                    if self.scopes.len() == 1 {
+                        return Err(self.error("END_BLOCK at top level"));
+                    }
+                    self.align32()?;
+                    if let Some(scope) = self.scopes.pop() {
+                        // A block that ends before its stated length: go
+                        // on after its stated end, as LLVM does.
+                        self.bit = self.bit.max(scope.end).min(self.end());
+                    }
+                    return Ok(Entry::EndBlock);
+                }
+                1 => {
+                    let block = self.read_vbr(8)?;
+                    let block = u32::try_from(block)
+                        .map_err(|_| self.error(format!("block id {block} out of range")))?;
+                    if block == 0 {
+                        self.read_blockinfo()?;
+                        continue;
+                    }
+                    return Ok(Entry::SubBlock(block));
+                }
+                2 => {
+                    let abbrev = self.read_abbrev()?;
+                    if let Some(scope) = self.scopes.last_mut() {
+                        scope.abbrevs.push(abbrev);
+                    }
+                }
+                _ => return Ok(Entry::Record(id)),
+            }
+        }
+    }
+
+    /// Reads a sub-block's header after [`Entry::SubBlock`] and makes it
+    /// the current block.
+    pub fn enter(&mut self, id: u32) -> Result<(), Error> {
+        let (width, end) = self.block_header()?;
+        if self.scopes.len() > MAX_DEPTH {
+            return Err(self.error(format!(
+                "blocks nested more than {MAX_DEPTH} deep: not bitcode LLVM writes"
+            )));
+        }
+        self.scopes.push(Scope {
+            id,
+            width,
+            abbrevs: Vec::new(),
+            end,
+        });
+        Ok(())
+    }
+
+    /// Skips a sub-block after [`Entry::SubBlock`], by its stated length.
+    pub fn skip(&mut self) -> Result<(), Error> {
+        let (_, end) = self.block_header()?;
+        self.bit = end;
+        Ok(())
+    }
+
+    fn block_header(&mut self) -> Result<(u8, u64), Error> {
+        let width = self.read_vbr(4)?;
+        if !(1..=32).contains(&width) {
+            return Err(self.error(format!("abbreviation width {width} out of range")));
+        }
+        self.align32()?;
+        let words = self.read(32)?;
+        let end = self.bit + words * 32;
+        if end > self.end() {
+            return Err(self.error(format!(
+                "block of {words} words runs past the end of its parent ({} bytes left)",
+                self.bits_left() / 8
+            )));
+        }
+        Ok((width as u8, end))
+    }
+
+    fn read_abbrev(&mut self) -> Result<Abbrev, Error> {
+        let count = self.read_vbr(5)?;
+        // Each operand takes at least 2 bits.
+        if count == 0 || count.saturating_mul(2) > self.bits_left() {
+            return Err(self.error(format!("abbreviation of {count} operands")));
+        }
+        let mut ops = Vec::new();
+        let mut i = 0;
+        while i < count {
+            let literal = self.read(1)? == 1;
+            let op = if literal {
+                Op::Literal(self.read_vbr(8)?)
+            } else {
+                match self.read(3)? {
+                    enc @ (1 | 2) => {
+                        let width = self.read_vbr(5)?;
+                        if width > MAX_FIELD_WIDTH || (enc == 2 && width < 2) {
+                            return Err(self.error(format!("field width {width} out of range")));
+                        }
+                        match (enc, width) {
+                            (_, 0) => Op::Literal(0),
+                            (1, w) => Op::Fixed(w as u8),
+                            (_, w) => Op::Vbr(w as u8),
+                        }
+                    }
+                    3 => Op::Array,
+                    4 => Op::Char6,
+                    5 => Op::Blob,
+                    e => return Err(self.error(format!("unknown operand encoding {e}"))),
+                }
+            };
+            ops.push(op);
+            i += 1;
+        }
+        // An array is followed by exactly one scalar, its element; a blob
+        // comes last; the record code is a scalar.
+        for (i, op) in ops.iter().enumerate() {
+            let bad = match op {
+                Op::Array => i + 2 != ops.len() || i == 0 || !scalar(ops[i + 1]),
+                Op::Blob => i + 1 != ops.len() || i == 0,
+                _ => false,
+            };
+            if bad {
+                return Err(self.error("malformed abbreviation (array or blob out of place)"));
+            }
+        }
+        Ok(Abbrev { ops })
+    }
+
+    fn read_blockinfo(&mut self) -> Result<(), Error> {
+        self.enter(0)?;
+        let mut current: Option<u32> = None;
+        let mut record = Vec::new();
+        loop {
+            self.entry_bit = self.bit;
+            let width = self.scopes.last().map_or(2, |s| s.width);
+            match self.read(width)? {
+                0 => {
+                    self.align32()?;
+                    if let Some(scope) = self.scopes.pop() {
+                        self.bit = self.bit.max(scope.end).min(self.end());
+                    }
+                    return Ok(());
+                }
+                1 => return Err(self.error("a block inside BLOCKINFO")),
+                2 => {
+                    let abbrev = self.read_abbrev()?;
+                    let Some(block) = current else {
+                        return Err(self.error("BLOCKINFO abbreviation before SETBID"));
+                    };
+                    self.blockinfo.entry(block).or_default().push(abbrev);
+                }
+                3 => {
+                    let code = self.unabbreviated(&mut record)?;
+                    if code == 1 {
+                        let block = record.first().copied().unwrap_or(u64::MAX);
+                        current = Some(
+                            u32::try_from(block).map_err(|_| self.error("SETBID out of range"))?,
+                        );
+                    }
+                }
+                _ => return Err(self.error("abbreviated record inside BLOCKINFO")),
+            }
+        }
+    }
+
+    fn unabbreviated(&mut self, ops: &mut Vec<u64>) -> Result<u32, Error> {
+        ops.clear();
+        let code = self.read_vbr(6)?;
+        let count = self.read_vbr(6)?;
+        if count.saturating_mul(6) > self.bits_left() {
+            return Err(self.error(format!(
+                "record of {count} operands, with {} bytes left in its block",
+                self.bits_left() / 8
+            )));
+        }
+        for _ in 0..count {
+            ops.push(self.read_vbr(6)?);
+        }
+        u32::try_from(code).map_err(|_| self.error(format!("record code {code} out of range")))
+    }
+
+    /// Reads the record whose abbreviation id [`Entry::Record`] gave:
+    /// its operands into `ops` (array elements included), and its code and
+    /// blob (if any).
+    pub fn record(&mut self, abbrev_id: u32, ops: &mut Vec<u64>) -> Result<Record<'a>, Error> {
+        if abbrev_id == 3 {
+            let code = self.unabbreviated(ops)?;
+            return Ok(Record { code, blob: None });
+        }
+        let index = (abbrev_id - 4) as usize;
+        let scope = self.scopes.last().ok_or_else(|| self.error("no block"))?;
+        let global = self.blockinfo.get(&scope.id).map_or(&[][..], Vec::as_slice);
+        let abbrev = match index.checked_sub(global.len()) {
+            None => global.get(index),
+            Some(local) => scope.abbrevs.get(local),
+        }
+        .ok_or_else(|| self.error(format!("undefined abbreviation {abbrev_id}")))?;
+        // Cheap to clone (a few operands); frees `self` for reading.
+        let abbrev = abbrev.ops.clone();
+        ops.clear();
+        let mut blob = None;
+        let mut code = None;
+        let mut i = 0;
+        while i < abbrev.len() {
+            let op = abbrev[i];
+            match op {
+                Op::Array => {
+                    let element = abbrev[i + 1];
+                    let len = self.read_vbr(6)?;
+                    let min_bits = match element {
+                        Op::Fixed(w) | Op::Vbr(w) => u64::from(w),
+                        Op::Char6 => 6,
+                        _ => 1, // a literal costs nothing: refuse long ones
+                    };
+                    if len.saturating_mul(min_bits) > self.bits_left() {
+                        return Err(self.error(format!(
+                            "array of {len} elements, with {} bytes left in its block",
+                            self.bits_left() / 8
+                        )));
+                    }
+                    for _ in 0..len {
+                        let v = self.scalar(element)?;
+                        ops.push(v);
+                    }
+                    i += 2;
+                    continue;
+                }
+                Op::Blob => {
+                    let len = self.read_vbr(6)?;
+                    self.align32()?;
+                    if len.saturating_mul(8) > self.bits_left() {
+                        return Err(self.error(format!(
+                            "blob of {len} bytes, with {} bytes left in its block",
+                            self.bits_left() / 8
+                        )));
+                    }
+                    let start = (self.bit / 8) as usize;
+                    blob = Some(&self.data[start..start + len as usize]);
+                    self.bit += len * 8;
+                    self.align32()?;
+                }
+                _ => {
+                    let v = self.scalar(op)?;
+                    if code.is_none() {
+                        code = Some(v);
+                    } else {
+                        ops.push(v);
+                    }
+                }
+            }
+            i += 1;
+        }
+        let code = code.unwrap_or(0);
+        let code = u32::try_from(code)
+            .map_err(|_| self.error(format!("record code {code} out of range")))?;
+        Ok(Record { code, blob })
+    }
+
+    fn scalar(&mut self, op: Op) -> Result<u64, Error> {
+        match op {
+            Op::Literal(v) => Ok(v),
+            Op::Fixed(w) => self.read(w),
+            Op::Vbr(w) => self.read_vbr(w),
+            Op::Char6 => {
+                let c = self.read(6)? as u8;
+                Ok(u64::from(match c {
+                    0..=25 => b'a' + c,
+                    26..=51 => b'A' + c - 26,
+                    52..=61 => b'0' + c - 52,
+                    62 => b'.',
+                    _ => b'_',
+                }))
+            }
+            Op::Array | Op::Blob => Err(self.error("malformed abbreviation")),
+        }
+    }
+}
+
+fn scalar(op: Op) -> bool {
+    !matches!(op, Op::Array | Op::Blob)
+}
+
+/// A record's code and blob; its operands went to the caller's vector.
+#[derive(Debug, Clone, Copy)]
+pub struct Record<'a> {
+    pub code: u32,
+    pub blob: Option<&'a [u8]>,
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Writes bits the way LLVM's BitstreamWriter does, for tests.
+    #[derive(Default)]
+    pub struct Writer {
+        pub bytes: Vec<u8>,
+        bit: u64,
+    }
+
+    impl Writer {
+        pub fn bits(&mut self, value: u64, width: u32) {
+            for i in 0..width {
+                if self.bit % 8 == 0 {
+                    self.bytes.push(0);
+                }
+                if (value >> i) & 1 == 1 {
+                    let last = self.bytes.len() - 1;
+                    self.bytes[last] |= 1 << (self.bit % 8);
+                }
+                self.bit += 1;
+            }
+        }
+        pub fn vbr(&mut self, mut value: u64, width: u32) {
+            let high = 1u64 << (width - 1);
+            loop {
+                if value < high {
+                    self.bits(value, width);
+                    return;
+                }
+                self.bits((value & (high - 1)) | high, width);
+                value >>= width - 1;
+            }
+        }
+        pub fn align32(&mut self) {
+            while self.bit % 32 != 0 {
+                self.bits(0, 1);
+            }
+        }
+    }
+
+    #[test]
+    fn reads_fixed_vbr_and_records() {
+        let mut w = Writer::default();
+        // ENTER_SUBBLOCK id 8, width 3, then a length word.
+        w.bits(1, 2);
+        w.vbr(8, 8);
+        w.vbr(3, 4);
+        w.align32();
+        let len_at = w.bytes.len();
+        w.bits(0, 32);
+        // An unabbreviated record: code 7, operands [1, 1000].
+        w.bits(3, 3);
+        w.vbr(7, 6);
+        w.vbr(2, 6);
+        w.vbr(1, 6);
+        w.vbr(1000, 6);
+        // DEFINE_ABBREV: [literal 9, array of fixed(8)], then use it.
+        w.bits(2, 3);
+        w.vbr(3, 5);
+        w.bits(1, 1);
+        w.vbr(9, 8);
+        w.bits(0, 1);
+        w.bits(3, 3);
+        w.bits(0, 1);
+        w.bits(1, 3);
+        w.vbr(8, 5);
+        w.bits(4, 3);
+        w.vbr(2, 6);
+        w.bits(u64::from(b'h'), 8);
+        w.bits(u64::from(b'i'), 8);
+        w.bits(0, 3);
+        w.align32();
+        let words = (w.bytes.len() - len_at - 4) / 4;
+        w.bytes[len_at..len_at + 4].copy_from_slice(&(words as u32).to_le_bytes());
+
+        let mut r = Reader::new(&w.bytes, 0);
+        assert_eq!(r.next_entry().unwrap(), Entry::SubBlock(8));
+        r.enter(8).unwrap();
+        let mut ops = Vec::new();
+        let Entry::Record(a) = r.next_entry().unwrap() else {
+            panic!()
+        };
+        assert_eq!(r.record(a, &mut ops).unwrap().code, 7);
+        assert_eq!(ops, [1, 1000]);
+        let Entry::Record(a) = r.next_entry().unwrap() else {
+            panic!()
+        };
+        assert_eq!(a, 4);
+        assert_eq!(r.record(a, &mut ops).unwrap().code, 9);
+        assert_eq!(ops, [u64::from(b'h'), u64::from(b'i')]);
+        assert_eq!(r.next_entry().unwrap(), Entry::EndBlock);
+        assert_eq!(r.next_entry().unwrap(), Entry::EndBlock);
+    }
+}

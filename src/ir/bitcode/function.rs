@@ -1,0 +1,967 @@
+//! FUNCTION_BLOCK: instructions with relative value ids, forward
+//! references, debug locations, metadata attachments and the function's
+//! value symbol table. A body is decoded into [`Inst`]s (pieces of text
+//! and references), then numbered as LLVM numbers unnamed values, then
+//! printed (`print::body`), all before the next body is read, so one body's
+//! values are held at a time.
+
+use super::Error;
+use super::bitstream::{Entry, Reader};
+use super::module::{Module, Value, bad, block, chars};
+use super::types::{Ty, TypeId};
+use rustc_hash::FxHashMap;
+
+/// Most instructions one body may have (the text reader's limit).
+const MAX_INSTRUCTIONS: usize = crate::ir::limits::MAX_INSTRUCTIONS;
+
+/// A piece of an instruction's text.
+#[derive(Debug, Clone)]
+pub enum Piece {
+    S(&'static str),
+    Own(String),
+    /// A type.
+    T(TypeId),
+    /// A value: its name, or a constant written out.
+    V(u32),
+    /// `T v`.
+    TV(TypeId, u32),
+    /// `label %bb`.
+    L(u32),
+    /// `%bb` (in a phi).
+    B(u32),
+    /// A metadata operand of a call: `metadata !N`, `metadata i32 %v`.
+    Md(u64),
+    /// Parameter attributes of a call site's argument or return: (list,
+    /// index as in attribute groups).
+    Attrs(u64, u32),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Inst {
+    /// The value id of the result, if it has one.
+    pub result: Option<u32>,
+    pub pieces: Vec<Piece>,
+    /// `!dbg`: (line, column, scope + 1, inlinedAt + 1, implicit).
+    pub dbg: Option<[u64; 5]>,
+    pub attachments: Vec<(u64, u64)>,
+}
+
+/// A decoded body, ready to print.
+#[derive(Debug, Default)]
+pub struct Body {
+    pub insts: Vec<Inst>,
+    /// Index of the first instruction of each block.
+    pub block_starts: Vec<usize>,
+    /// Value id of the first argument.
+    pub first_arg: u32,
+    pub arg_count: u32,
+    /// Names from the function's symbol table.
+    pub names: FxHashMap<u32, Vec<u8>>,
+    pub block_names: FxHashMap<u32, Vec<u8>>,
+    /// Attachments of the function itself.
+    pub attachments: Vec<(u64, u64)>,
+    /// The function's text, once printed.
+    pub text: String,
+}
+
+struct Decoder<'m, 'a> {
+    m: &'m mut Module<'a>,
+    body: Body,
+    next: u32,
+    block_count: u32,
+    /// Forward references: value id -> type, checked when defined.
+    forward: FxHashMap<u32, TypeId>,
+    last_dbg: Option<[u64; 5]>,
+    /// Whether the current block has begun and not yet ended.
+    open: bool,
+}
+
+pub fn decode(m: &mut Module<'_>, r: &mut Reader<'_>, f: usize) -> Result<Body, Error> {
+    let module_values = m.values.len();
+    let module_md = m.md.len();
+    let fn_ty = m.functions[f].ty;
+    let Some(Ty::Function { params, .. }) = m.types.get(fn_ty).cloned() else {
+        return Err(r.error("a function body for a value that is not a function"));
+    };
+    let mut d = Decoder {
+        body: Body {
+            first_arg: module_values as u32,
+            arg_count: params.len() as u32,
+            ..Body::default()
+        },
+        next: module_values as u32,
+        m,
+        block_count: 0,
+        forward: FxHashMap::default(),
+        last_dbg: None,
+        open: false,
+    };
+    for (i, p) in params.iter().enumerate() {
+        d.m.values.push(Value::Arg(i as u32));
+        d.m.value_types.push(*p);
+        d.next += 1;
+    }
+    let result = d.read(r).and_then(|()| d.finish(r));
+    let mut body = std::mem::take(&mut d.body);
+    let m = d.m;
+    let result = result.and_then(|()| {
+        super::print::function(m, f, &mut body);
+        match m.numbering.failed.take() {
+            Some(why) => Err(r.error(why)),
+            None => Ok(()),
+        }
+    });
+    m.values.truncate(module_values);
+    m.value_types.truncate(module_values);
+    m.md.items.truncate(module_md);
+    result.map(|()| body)
+}
+
+impl Decoder<'_, '_> {
+    fn read(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        loop {
+            match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(id) => {
+                    r.enter(id)?;
+                    match id {
+                        block::CONSTANTS => super::constants::block(self.m, r)?,
+                        block::METADATA => {
+                            let mut md = std::mem::take(&mut self.m.md);
+                            let result = md.block(r, self.m);
+                            self.m.md = md;
+                            result?
+                        }
+                        block::METADATA_ATTACHMENT => self.attachments(r)?,
+                        block::VALUE_SYMTAB => self.symbols(r)?,
+                        _ => super::module::skip_rest(r)?,
+                    }
+                    self.next = self.m.values.len() as u32;
+                }
+                Entry::Record(a) => {
+                    let rec = r.record(a, &mut ops)?;
+                    self.instruction(r, rec.code, &ops)?;
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, r: &Reader<'_>) -> Result<(), Error> {
+        if let Some((&id, _)) = self.forward.iter().find(|&(&id, _)| id >= self.next) {
+            return Err(r.error(format!("value {id} is used but never defined")));
+        }
+        if self.open || self.body.block_starts.len() as u32 != self.block_count {
+            return Err(r.error(format!(
+                "the body declares {} blocks and has {}",
+                self.block_count,
+                self.body.block_starts.len()
+            )));
+        }
+        Ok(())
+    }
+
+    fn attachments(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        loop {
+            let a = match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(_) => {
+                    r.skip()?;
+                    continue;
+                }
+                Entry::Record(a) => a,
+            };
+            let rec = r.record(a, &mut ops)?;
+            if rec.code != 11 || ops.is_empty() {
+                continue;
+            }
+            if ops.len() % 2 == 0 {
+                self.body
+                    .attachments
+                    .extend(ops.chunks(2).map(|p| (p[0], p[1])));
+                continue;
+            }
+            let inst = self
+                .body
+                .insts
+                .get_mut(ops[0] as usize)
+                .ok_or_else(|| r.error(format!("attachment to instruction {}", ops[0])))?;
+            inst.attachments
+                .extend(ops[1..].chunks(2).map(|p| (p[0], p[1])));
+        }
+    }
+
+    fn symbols(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        loop {
+            let a = match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(_) => {
+                    r.skip()?;
+                    continue;
+                }
+                Entry::Record(a) => a,
+            };
+            let rec = r.record(a, &mut ops)?;
+            let Some((&id, name)) = ops.split_first() else {
+                continue;
+            };
+            let id = u32::try_from(id).map_err(|_| bad(r, "symbol table"))?;
+            match rec.code {
+                1 => {
+                    self.body.names.insert(id, chars(name));
+                }
+                2 => {
+                    self.body.block_names.insert(id, chars(name));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `InstNum - rel`, as LLVM computes it (32-bit wrap).
+    fn relative(&self, rel: u64) -> u32 {
+        self.next.wrapping_sub(rel as u32)
+    }
+
+    /// A value and its type: `[rel]` for a value already defined, `[rel,
+    /// type]` for a forward reference.
+    fn pair(&mut self, r: &Reader<'_>, ops: &[u64], i: &mut usize) -> Result<(u32, TypeId), Error> {
+        let rel = *ops.get(*i).ok_or_else(|| bad(r, "instruction"))?;
+        *i += 1;
+        let id = self.relative(rel);
+        if id < self.next {
+            let ty = self
+                .m
+                .value_type(id)
+                .ok_or_else(|| r.error(format!("value {id} out of range")))?;
+            return Ok((id, ty));
+        }
+        let t = *ops.get(*i).ok_or_else(|| bad(r, "instruction"))?;
+        *i += 1;
+        let ty = self.m.type_id(r, t)?;
+        self.forward_ref(r, id, ty)?;
+        Ok((id, ty))
+    }
+
+    /// A value of a known type: `[rel]`.
+    fn value(
+        &mut self,
+        r: &Reader<'_>,
+        ops: &[u64],
+        i: &mut usize,
+        ty: TypeId,
+    ) -> Result<u32, Error> {
+        let rel = *ops.get(*i).ok_or_else(|| bad(r, "instruction"))?;
+        *i += 1;
+        let id = self.relative(rel);
+        if id >= self.next {
+            self.forward_ref(r, id, ty)?;
+        }
+        Ok(id)
+    }
+
+    fn forward_ref(&mut self, r: &Reader<'_>, id: u32, ty: TypeId) -> Result<(), Error> {
+        // A body defines at most one value per record: a reference past
+        // what the rest of the block could hold is damage.
+        if (id - self.next) as usize > MAX_INSTRUCTIONS {
+            return Err(r.error(format!("forward reference to value {id}, out of reach")));
+        }
+        self.forward.entry(id).or_insert(ty);
+        Ok(())
+    }
+
+    fn block_ref(&self, r: &Reader<'_>, v: Option<&u64>) -> Result<u32, Error> {
+        let b = *v.ok_or_else(|| bad(r, "branch"))?;
+        u32::try_from(b)
+            .ok()
+            .filter(|&b| b < self.block_count)
+            .ok_or_else(|| r.error(format!("branch to block {b} of {}", self.block_count)))
+    }
+
+    fn push(
+        &mut self,
+        r: &Reader<'_>,
+        result_ty: Option<TypeId>,
+        pieces: Vec<Piece>,
+        terminator: bool,
+    ) -> Result<(), Error> {
+        if self.body.insts.len() >= MAX_INSTRUCTIONS {
+            return Err(r.error(format!(
+                "more than {MAX_INSTRUCTIONS} instructions in one body"
+            )));
+        }
+        if !self.open {
+            if self.body.block_starts.len() as u32 >= self.block_count {
+                return Err(r.error("an instruction after the last block ended"));
+            }
+            self.body.block_starts.push(self.body.insts.len());
+            self.open = true;
+        }
+        let result = match result_ty {
+            Some(t) if !self.m.types.is_void(t) => {
+                let id = self.next;
+                if let Some(&want) = self.forward.get(&id) {
+                    if want != t {
+                        return Err(r.error(format!(
+                            "value {id} was used as {} and is defined as {}",
+                            self.m.types.text(want),
+                            self.m.types.text(t)
+                        )));
+                    }
+                }
+                self.m
+                    .values
+                    .push(Value::Inst(self.body.insts.len() as u32));
+                self.m.value_types.push(t);
+                self.next += 1;
+                Some(id)
+            }
+            _ => None,
+        };
+        self.body.insts.push(Inst {
+            result,
+            pieces,
+            dbg: None,
+            attachments: Vec::new(),
+        });
+        if terminator {
+            self.open = false;
+        }
+        Ok(())
+    }
+}
+
+/// Opcode names of binary operators, integer and floating point.
+fn binop_name(code: u64, fp: bool) -> Option<&'static str> {
+    Some(match (code, fp) {
+        (0, false) => "add",
+        (0, true) => "fadd",
+        (1, false) => "sub",
+        (1, true) => "fsub",
+        (2, false) => "mul",
+        (2, true) => "fmul",
+        (3, false) => "udiv",
+        (4, false) => "sdiv",
+        (4, true) => "fdiv",
+        (5, false) => "urem",
+        (6, false) => "srem",
+        (6, true) => "frem",
+        (7, false) => "shl",
+        (8, false) => "lshr",
+        (9, false) => "ashr",
+        (10, false) => "and",
+        (11, false) => "or",
+        (12, false) => "xor",
+        _ => return None,
+    })
+}
+
+pub fn cast_name(code: u64) -> Option<&'static str> {
+    const NAMES: [&str; 13] = [
+        "trunc",
+        "zext",
+        "sext",
+        "fptoui",
+        "fptosi",
+        "uitofp",
+        "sitofp",
+        "fptrunc",
+        "fpext",
+        "ptrtoint",
+        "inttoptr",
+        "bitcast",
+        "addrspacecast",
+    ];
+    NAMES.get(code as usize).copied()
+}
+
+pub fn predicate_name(p: u64) -> Option<(&'static str, &'static str)> {
+    const FCMP: [&str; 16] = [
+        "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge",
+        "ult", "ule", "une", "true",
+    ];
+    const ICMP: [&str; 10] = [
+        "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
+    ];
+    match p {
+        0..=15 => Some(("fcmp", FCMP[p as usize])),
+        32..=41 => Some(("icmp", ICMP[(p - 32) as usize])),
+        _ => None,
+    }
+}
+
+/// Fast-math flags as LLVM prints them, each followed by a space.
+pub fn fast_math(flags: u64) -> String {
+    // Bitcode bits: 0 unsafe-algebra (old "fast"), 1 nnan, 2 ninf, 3 nsz,
+    // 4 arcp, 5 contract, 6 afn, 7 reassoc.
+    if flags & 1 != 0 || flags & 0xFE == 0xFE {
+        return "fast ".into();
+    }
+    let mut s = String::new();
+    for (bit, name) in [
+        (7, "reassoc"),
+        (1, "nnan"),
+        (2, "ninf"),
+        (3, "nsz"),
+        (4, "arcp"),
+        (5, "contract"),
+        (6, "afn"),
+    ] {
+        if flags & (1 << bit) != 0 {
+            s.push_str(name);
+            s.push(' ');
+        }
+    }
+    s
+}
+
+/// Integer-overflow and exact flags of a binary operator.
+fn wrap_flags(code: u64, flags: u64) -> &'static str {
+    match code {
+        0 | 1 | 2 | 7 => match flags & 3 {
+            1 => "nuw ",
+            2 => "nsw ",
+            3 => "nuw nsw ",
+            _ => "",
+        },
+        3 | 4 | 8 | 9 if flags & 1 != 0 => "exact ",
+        _ => "",
+    }
+}
+
+fn align_text(encoded: u64) -> Option<String> {
+    match encoded {
+        0 => None,
+        e if e <= 33 => Some(format!(", align {}", 1u64 << (e - 1))),
+        _ => None,
+    }
+}
+
+use Piece::{L, S, T, TV, V};
+
+impl Decoder<'_, '_> {
+    fn instruction(&mut self, r: &Reader<'_>, code: u32, ops: &[u64]) -> Result<(), Error> {
+        let mut i = 0usize;
+        match code {
+            1 => {
+                // DECLAREBLOCKS
+                let n = ops.first().copied().unwrap_or(0);
+                if n == 0 || n > crate::ir::limits::MAX_BLOCKS as u64 {
+                    return Err(r.error(format!("a body of {n} blocks")));
+                }
+                self.block_count = n as u32;
+            }
+            2 => {
+                let (a, ty) = self.pair(r, ops, &mut i)?;
+                let b = self.value(r, ops, &mut i, ty)?;
+                let opc = *ops.get(i).ok_or_else(|| bad(r, "binary operator"))?;
+                let flags = ops.get(i + 1).copied().unwrap_or(0);
+                let fp = self.m.types.is_fp(ty);
+                let name =
+                    binop_name(opc, fp).ok_or_else(|| r.error(format!("binary opcode {opc}")))?;
+                let flag_text = if fp {
+                    fast_math(flags)
+                } else {
+                    wrap_flags(opc, flags).to_string()
+                };
+                let pieces = vec![
+                    S(name),
+                    S(" "),
+                    Piece::Own(flag_text),
+                    T(ty),
+                    S(" "),
+                    V(a),
+                    S(", "),
+                    V(b),
+                ];
+                self.push(r, Some(ty), pieces, false)?;
+            }
+            3 => {
+                let (a, ty) = self.pair(r, ops, &mut i)?;
+                let (Some(&dest), Some(&opc)) = (ops.get(i), ops.get(i + 1)) else {
+                    return Err(bad(r, "cast"));
+                };
+                let dest = self.m.type_id(r, dest)?;
+                let name = cast_name(opc).ok_or_else(|| r.error(format!("cast opcode {opc}")))?;
+                let pieces = vec![S(name), S(" "), TV(ty, a), S(" to "), T(dest)];
+                self.push(r, Some(dest), pieces, false)?;
+            }
+            43 => {
+                // GEP: [inbounds, source type, base pair, index pairs...]
+                let (Some(&flags), Some(&src)) = (ops.first(), ops.get(1)) else {
+                    return Err(bad(r, "getelementptr"));
+                };
+                i = 2;
+                let src = self.m.type_id(r, src)?;
+                let (base, base_ty) = self.pair(r, ops, &mut i)?;
+                let mut pieces = vec![
+                    S("getelementptr "),
+                    S(if flags & 1 != 0 { "inbounds " } else { "" }),
+                ];
+                pieces.extend([T(src), S(", "), TV(base_ty, base)]);
+                let mut cur = src;
+                let mut vector_len = match self.m.types.get(base_ty) {
+                    Some(Ty::Vector { len, .. }) => Some(*len),
+                    _ => None,
+                };
+                let mut first = true;
+                while i < ops.len() {
+                    let (idx, idx_ty) = self.pair(r, ops, &mut i)?;
+                    pieces.extend([S(", "), TV(idx_ty, idx)]);
+                    if let Some(Ty::Vector { len, .. }) = self.m.types.get(idx_ty) {
+                        vector_len = Some(*len);
+                    }
+                    if first {
+                        first = false;
+                        continue;
+                    }
+                    cur = match self.m.types.get(cur) {
+                        Some(Ty::Struct { .. }) => {
+                            let k = self.const_int(idx).ok_or_else(|| {
+                                r.error("a struct indexed by a value that is not a constant")
+                            })?;
+                            self.m.types.element(cur, k as u64)
+                        }
+                        _ => self.m.types.element(cur, 0),
+                    }
+                    .ok_or_else(|| r.error("getelementptr indexes past its type"))?;
+                }
+                let space = self.m.types.addrspace(base_ty);
+                let mut result = self.m.types.pointer_to(cur, space);
+                if let Some(n) = vector_len {
+                    result = self.m.types.vector_of(n, result);
+                }
+                self.push(r, Some(result), pieces, false)?;
+            }
+            29 | 5 => {
+                // VSELECT: [true pair, false, cond pair]; SELECT: cond i1.
+                let (t, ty) = self.pair(r, ops, &mut i)?;
+                let f = self.value(r, ops, &mut i, ty)?;
+                let (c, cty) = if code == 29 {
+                    self.pair(r, ops, &mut i)?
+                } else {
+                    let i1 = self.m.types.find_int(1);
+                    (self.value(r, ops, &mut i, i1)?, i1)
+                };
+                let fmf = ops.get(i).map(|&f| fast_math(f)).unwrap_or_default();
+                let pieces = vec![
+                    S("select "),
+                    Piece::Own(fmf),
+                    TV(cty, c),
+                    S(", "),
+                    TV(ty, t),
+                    S(", "),
+                    TV(ty, f),
+                ];
+                self.push(r, Some(ty), pieces, false)?;
+            }
+            6 => {
+                let (v, vty) = self.pair(r, ops, &mut i)?;
+                let (x, xty) = self.pair(r, ops, &mut i)?;
+                let elem = self.m.types.scalar(vty);
+                let pieces = vec![S("extractelement "), TV(vty, v), S(", "), TV(xty, x)];
+                self.push(r, Some(elem), pieces, false)?;
+            }
+            7 => {
+                let (v, vty) = self.pair(r, ops, &mut i)?;
+                let elem = self.m.types.scalar(vty);
+                let e = self.value(r, ops, &mut i, elem)?;
+                let (x, xty) = self.pair(r, ops, &mut i)?;
+                let pieces = vec![
+                    S("insertelement "),
+                    TV(vty, v),
+                    S(", "),
+                    TV(elem, e),
+                    S(", "),
+                    TV(xty, x),
+                ];
+                self.push(r, Some(vty), pieces, false)?;
+            }
+            8 => {
+                let (a, vty) = self.pair(r, ops, &mut i)?;
+                let b = self.value(r, ops, &mut i, vty)?;
+                let (mask, mty) = self.pair(r, ops, &mut i)?;
+                let len = match self.m.types.get(mty) {
+                    Some(Ty::Vector { len, .. }) => *len,
+                    _ => return Err(bad(r, "shufflevector")),
+                };
+                let elem = self.m.types.scalar(vty);
+                let result = self.m.types.vector_of(len, elem);
+                let pieces = vec![
+                    S("shufflevector "),
+                    TV(vty, a),
+                    S(", "),
+                    TV(vty, b),
+                    S(", "),
+                    TV(mty, mask),
+                ];
+                self.push(r, Some(result), pieces, false)?;
+            }
+            9 | 28 => {
+                let (a, ty) = self.pair(r, ops, &mut i)?;
+                let b = self.value(r, ops, &mut i, ty)?;
+                let pred = *ops.get(i).ok_or_else(|| bad(r, "compare"))?;
+                let (op, name) =
+                    predicate_name(pred).ok_or_else(|| r.error(format!("predicate {pred}")))?;
+                let fmf = ops.get(i + 1).map(|&f| fast_math(f)).unwrap_or_default();
+                let i1 = self.m.types.find_int(1);
+                let result = match self.m.types.get(ty) {
+                    Some(Ty::Vector { len, .. }) => {
+                        let len = *len;
+                        self.m.types.vector_of(len, i1)
+                    }
+                    _ => i1,
+                };
+                let pieces = vec![
+                    S(op),
+                    S(" "),
+                    Piece::Own(fmf),
+                    S(name),
+                    S(" "),
+                    TV(ty, a),
+                    S(", "),
+                    V(b),
+                ];
+                self.push(r, Some(result), pieces, false)?;
+            }
+            10 => {
+                if ops.is_empty() {
+                    self.push(r, None, vec![S("ret void")], true)?;
+                } else {
+                    let (v, ty) = self.pair(r, ops, &mut i)?;
+                    self.push(r, None, vec![S("ret "), TV(ty, v)], true)?;
+                }
+            }
+            11 => {
+                let t = self.block_ref(r, ops.first())?;
+                if ops.len() == 1 {
+                    self.push(r, None, vec![S("br "), L(t)], true)?;
+                } else {
+                    let f = self.block_ref(r, ops.get(1))?;
+                    let i1 = self.m.types.find_int(1);
+                    i = 2;
+                    let c = self.value(r, ops, &mut i, i1)?;
+                    let pieces = vec![S("br "), TV(i1, c), S(", "), L(t), S(", "), L(f)];
+                    self.push(r, None, pieces, true)?;
+                }
+            }
+            12 => {
+                // [type, cond, default, (case value id, block)...]
+                let ty = self
+                    .m
+                    .type_id(r, *ops.first().ok_or_else(|| bad(r, "switch"))?)?;
+                i = 1;
+                let c = self.value(r, ops, &mut i, ty)?;
+                let default = self.block_ref(r, ops.get(2))?;
+                let mut pieces = vec![S("switch "), TV(ty, c), S(", "), L(default), S(" [\n")];
+                let mut k = 3;
+                while k + 1 < ops.len() {
+                    let v = u32::try_from(ops[k]).map_err(|_| bad(r, "switch"))?;
+                    if v >= self.next {
+                        return Err(bad(r, "switch"));
+                    }
+                    let b = self.block_ref(r, ops.get(k + 1))?;
+                    pieces.extend([S("    "), TV(ty, v), S(", "), L(b), S("\n")]);
+                    k += 2;
+                }
+                pieces.push(S("  ]"));
+                self.push(r, None, pieces, true)?;
+            }
+            15 => self.push(r, None, vec![S("unreachable")], true)?,
+            16 => {
+                // [type, (signed rel value, block)..., fmf?]
+                let ty = self
+                    .m
+                    .type_id(r, *ops.first().ok_or_else(|| bad(r, "phi"))?)?;
+                let mut pieces = vec![S("phi "), T(ty), S(" ")];
+                let pairs = (ops.len() - 1) / 2;
+                if pairs == 0 {
+                    return Err(bad(r, "phi"));
+                }
+                let fmf = if ops.len() % 2 == 0 {
+                    fast_math(ops[ops.len() - 1])
+                } else {
+                    String::new()
+                };
+                if !fmf.is_empty() {
+                    pieces.insert(1, Piece::Own(fmf));
+                }
+                for k in 0..pairs {
+                    let rel = super::constants::decode_signed(ops[1 + 2 * k]);
+                    let id = i64::from(self.next).wrapping_sub(rel) as u32;
+                    if id >= self.next {
+                        self.forward_ref(r, id, ty)?;
+                    }
+                    let b = self.block_ref(r, ops.get(2 + 2 * k))?;
+                    if k > 0 {
+                        pieces.push(S(", "));
+                    }
+                    pieces.extend([S("[ "), V(id), S(", "), Piece::B(b), S(" ]")]);
+                }
+                self.push(r, Some(ty), pieces, false)?;
+            }
+            19 => {
+                // [type, size type, size (absolute), align and flags]
+                if ops.len() < 4 {
+                    return Err(bad(r, "alloca"));
+                }
+                let rec = ops[3];
+                let mut ty = self.m.type_id(r, ops[0])?;
+                if rec & (1 << 6) == 0 {
+                    ty = self.m.types.pointee(ty).ok_or_else(|| bad(r, "alloca"))?;
+                }
+                let size_ty = self.m.type_id(r, ops[1])?;
+                let size = u32::try_from(ops[2]).map_err(|_| bad(r, "alloca"))?;
+                let align = (rec & 31) | (((rec >> 8) & 7) << 5);
+                let mut pieces = vec![S("alloca "), T(ty)];
+                if !(self.const_int(size) == Some(1)
+                    && matches!(self.m.types.get(size_ty), Some(Ty::Int(32))))
+                {
+                    pieces.extend([S(", "), TV(size_ty, size)]);
+                }
+                if let Some(a) = align_text(align) {
+                    pieces.push(Piece::Own(a));
+                }
+                let result = self.m.types.pointer_to(ty, self.m.alloca_addrspace);
+                self.push(r, Some(result), pieces, false)?;
+            }
+            20 => {
+                // [ptr pair, type?, align, volatile]
+                let (p, pty) = self.pair(r, ops, &mut i)?;
+                let ty = if i + 3 == ops.len() {
+                    let t = self.m.type_id(r, ops[i])?;
+                    i += 1;
+                    t
+                } else {
+                    self.m.types.pointee(pty).ok_or_else(|| bad(r, "load"))?
+                };
+                let (Some(&align), Some(&vol)) = (ops.get(i), ops.get(i + 1)) else {
+                    return Err(bad(r, "load"));
+                };
+                let mut pieces = vec![
+                    S(if vol != 0 { "load volatile " } else { "load " }),
+                    T(ty),
+                    S(", "),
+                    TV(pty, p),
+                ];
+                if let Some(a) = align_text(align) {
+                    pieces.push(Piece::Own(a));
+                }
+                self.push(r, Some(ty), pieces, false)?;
+            }
+            44 => {
+                // [ptr pair, value pair, align, volatile]
+                let (p, pty) = self.pair(r, ops, &mut i)?;
+                let (v, vty) = self.pair(r, ops, &mut i)?;
+                let (Some(&align), Some(&vol)) = (ops.get(i), ops.get(i + 1)) else {
+                    return Err(bad(r, "store"));
+                };
+                let mut pieces = vec![
+                    S(if vol != 0 {
+                        "store volatile "
+                    } else {
+                        "store "
+                    }),
+                    TV(vty, v),
+                    S(", "),
+                    TV(pty, p),
+                ];
+                if let Some(a) = align_text(align) {
+                    pieces.push(Piece::Own(a));
+                }
+                self.push(r, None, pieces, false)?;
+            }
+            26 | 27 => {
+                let (agg, aty) = self.pair(r, ops, &mut i)?;
+                let mut pieces = vec![
+                    S(if code == 26 {
+                        "extractvalue "
+                    } else {
+                        "insertvalue "
+                    }),
+                    TV(aty, agg),
+                ];
+                if code == 27 {
+                    let (v, vty) = self.pair(r, ops, &mut i)?;
+                    pieces.extend([S(", "), TV(vty, v)]);
+                }
+                let mut cur = aty;
+                if i >= ops.len() {
+                    return Err(bad(r, "extractvalue"));
+                }
+                for &k in &ops[i..] {
+                    pieces.push(Piece::Own(format!(", {k}")));
+                    cur = self
+                        .m
+                        .types
+                        .element(cur, k)
+                        .ok_or_else(|| r.error("extractvalue indexes past its type"))?;
+                }
+                let result = if code == 26 { cur } else { aty };
+                self.push(r, Some(result), pieces, false)?;
+            }
+            56 => {
+                let (a, ty) = self.pair(r, ops, &mut i)?;
+                if ops.get(i) != Some(&0) {
+                    return Err(bad(r, "unary operator"));
+                }
+                let fmf = ops.get(i + 1).map(|&f| fast_math(f)).unwrap_or_default();
+                let pieces = vec![S("fneg "), Piece::Own(fmf), TV(ty, a)];
+                self.push(r, Some(ty), pieces, false)?;
+            }
+            58 => {
+                let (a, ty) = self.pair(r, ops, &mut i)?;
+                self.push(r, Some(ty), vec![S("freeze "), TV(ty, a)], false)?;
+            }
+            34 => self.call(r, ops)?,
+            35 => {
+                // DEBUG_LOC: [line, column, scope + 1, inlinedAt + 1, implicit?]
+                if ops.len() < 4 {
+                    return Err(bad(r, "debug location"));
+                }
+                let loc = [
+                    ops[0],
+                    ops[1],
+                    ops[2],
+                    ops[3],
+                    ops.get(4).copied().unwrap_or(0),
+                ];
+                let last = self
+                    .body
+                    .insts
+                    .last_mut()
+                    .ok_or_else(|| r.error("a debug location before any instruction"))?;
+                last.dbg = Some(loc);
+                self.last_dbg = Some(loc);
+            }
+            33 => {
+                let loc = self
+                    .last_dbg
+                    .ok_or_else(|| r.error("DEBUG_LOC_AGAIN with no location before"))?;
+                let last = self
+                    .body
+                    .insts
+                    .last_mut()
+                    .ok_or_else(|| r.error("a debug location before any instruction"))?;
+                last.dbg = Some(loc);
+            }
+            55 => return Err(r.error("operand bundles are not read natively")),
+            c => {
+                return Err(r.error(format!("instruction record {c} is not read natively")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of an integer constant, if `id` is one.
+    fn const_int(&self, id: u32) -> Option<i64> {
+        match self.m.values.get(id as usize)? {
+            Value::Const(super::module::Const::Int(v)) => Some(*v),
+            Value::Const(super::module::Const::Null) => Some(0),
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, r: &Reader<'_>, ops: &[u64]) -> Result<(), Error> {
+        // [attributes, cc, fmf?, fnty?, callee pair, args...]
+        if ops.len() < 3 {
+            return Err(bad(r, "call"));
+        }
+        let attrs = ops[0];
+        let cc = ops[1];
+        let mut i = 2;
+        let mut fmf = String::new();
+        if cc >> 17 & 1 != 0 {
+            fmf = fast_math(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
+            i += 1;
+        }
+        let mut fn_ty = None;
+        if cc >> 15 & 1 != 0 {
+            fn_ty = Some(
+                self.m
+                    .type_id(r, *ops.get(i).ok_or_else(|| bad(r, "call"))?)?,
+            );
+            i += 1;
+        }
+        let (callee, callee_ty) = self.pair(r, ops, &mut i)?;
+        let fn_ty = match fn_ty {
+            Some(t) => t,
+            None => self
+                .m
+                .types
+                .pointee(callee_ty)
+                .ok_or_else(|| bad(r, "call"))?,
+        };
+        let Some(Ty::Function {
+            vararg,
+            ret,
+            params,
+        }) = self.m.types.get(fn_ty).cloned()
+        else {
+            return Err(r.error("a call through a value that is not a function"));
+        };
+        let tail = match (cc & 1 != 0, cc >> 14 & 1 != 0, cc >> 16 & 1 != 0) {
+            (_, true, _) => "musttail call ",
+            (true, _, _) => "tail call ",
+            (_, _, true) => "notail call ",
+            _ => "call ",
+        };
+        let conv = (cc >> 1) & 0x3ff;
+        let mut pieces = vec![S(tail), Piece::Own(fmf)];
+        if conv != 0 {
+            pieces.push(Piece::Own(super::print::calling_convention(conv)));
+        }
+        if attrs != 0 {
+            pieces.push(Piece::Attrs(attrs, 0));
+        }
+        pieces.push(T(if vararg { fn_ty } else { ret }));
+        pieces.extend([S(" "), V(callee), S("(")]);
+        let mut k = 0u32;
+        for p in &params {
+            if k > 0 {
+                pieces.push(S(", "));
+            }
+            if self.m.types.is_label(*p) {
+                let b = self.block_ref(r, ops.get(i))?;
+                i += 1;
+                pieces.push(L(b));
+            } else if self.m.types.is_metadata(*p) {
+                let rel = *ops.get(i).ok_or_else(|| bad(r, "call"))?;
+                i += 1;
+                pieces.push(Piece::Md(u64::from(self.relative(rel))));
+            } else {
+                let v = self.value(r, ops, &mut i, *p)?;
+                pieces.push(T(*p));
+                if attrs != 0 {
+                    pieces.push(Piece::Attrs(attrs, k + 1));
+                }
+                pieces.extend([S(" "), V(v)]);
+            }
+            k += 1;
+        }
+        if vararg {
+            while i < ops.len() {
+                let (v, ty) = self.pair(r, ops, &mut i)?;
+                if k > 0 {
+                    pieces.push(S(", "));
+                }
+                pieces.push(TV(ty, v));
+                k += 1;
+            }
+        }
+        if i != ops.len() {
+            return Err(r.error(format!(
+                "a call with {} operands for {} parameters",
+                ops.len() - 2,
+                params.len()
+            )));
+        }
+        pieces.push(S(")"));
+        if attrs != 0 {
+            pieces.push(Piece::Attrs(attrs, u32::MAX));
+        }
+        self.push(r, Some(ret), pieces, false)
+    }
+}

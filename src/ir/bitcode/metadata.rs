@@ -1,0 +1,156 @@
+//! METADATA_BLOCK: strings, nodes, values, debug-info records and named
+//! metadata, by metadata id. Node operands are stored as LLVM writes them
+//! (id + 1, 0 for null); debug-info nodes keep their fields by name so the
+//! printer writes them as `!DIFile(filename: "...", ...)`.
+
+use super::Error;
+use super::bitstream::{Entry, Reader};
+use super::module::{Module, bad, chars};
+use super::types::TypeId;
+
+/// A field of a debug-info node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Field {
+    /// A metadata reference, id + 1 (0: null, left out when printed).
+    Md(u64),
+    /// A string reference, id + 1 (0: left out).
+    Str(u64),
+    /// A reference printed even when null (`scope: null`).
+    MdOrNull(u64),
+    Int(i64),
+    /// Printed as is: unsigned numbers, flags, tags, booleans.
+    Text(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Md {
+    Str(Vec<u8>),
+    /// `T v`, a value of the module or function.
+    Value(TypeId, u32),
+    Node {
+        distinct: bool,
+        ops: Vec<u64>,
+    },
+    Special {
+        distinct: bool,
+        kind: &'static str,
+        fields: Vec<(&'static str, Field)>,
+    },
+    /// `!DIExpression(...)` and other nodes printed as given.
+    Raw(String),
+    ArgList(Vec<u64>),
+}
+
+#[derive(Debug, Default)]
+pub struct MdTable {
+    pub items: Vec<Md>,
+    pub named: Vec<(String, Vec<u64>)>,
+    /// METADATA_GLOBAL_DECL_ATTACHMENT: (global value id, [(kind, md)]).
+    pub global_attachments: Vec<(u64, Vec<(u64, u64)>)>,
+}
+
+impl MdTable {
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn get(&self, id: u32) -> Option<&Md> {
+        self.items.get(id as usize)
+    }
+
+    /// Reads a metadata block, at module level or (with `function`) in a
+    /// body, appending to the table.
+    pub fn block(&mut self, r: &mut Reader<'_>, m: &Module<'_>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        let mut name: Option<String> = None;
+        loop {
+            let a = match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(_) => {
+                    r.skip()?;
+                    continue;
+                }
+                Entry::Record(a) => a,
+            };
+            let rec = r.record(a, &mut ops)?;
+            let item = match rec.code {
+                35 => {
+                    self.strings(r, &ops, rec.blob)?;
+                    continue;
+                }
+                1 => Md::Str(chars(&ops)),
+                2 => {
+                    let (Some(&t), Some(&v)) = (ops.first(), ops.get(1)) else {
+                        return Err(bad(r, "metadata value"));
+                    };
+                    let t = m.type_id(r, t)?;
+                    // May name a value defined later in the body: the
+                    // printer checks every reference when it writes it.
+                    let v = u32::try_from(v).map_err(|_| bad(r, "metadata value"))?;
+                    Md::Value(t, v)
+                }
+                3 | 5 => Md::Node {
+                    distinct: rec.code == 5,
+                    ops: ops.clone(),
+                },
+                4 => {
+                    name = Some(String::from_utf8_lossy(&chars(&ops)).into_owned());
+                    continue;
+                }
+                10 => {
+                    let n = name
+                        .take()
+                        .ok_or_else(|| r.error("NAMED_NODE without a NAME before it"))?;
+                    self.named.push((n, ops.clone()));
+                    continue;
+                }
+                6 => continue, // kinds in an old place: the kind block has them
+                36 => {
+                    if ops.len() % 2 == 0 {
+                        return Err(bad(r, "global attachment"));
+                    }
+                    let pairs = ops[1..].chunks(2).map(|p| (p[0], p[1])).collect();
+                    self.global_attachments.push((ops[0], pairs));
+                    continue;
+                }
+                38 | 39 => continue, // index offsets: for lazy loading only
+                46 => Md::ArgList(ops.clone()),
+                code => super::debug_info::node(r, code, &ops)?,
+            };
+            self.items.push(item);
+        }
+    }
+
+    fn strings(&mut self, r: &Reader<'_>, ops: &[u64], blob: Option<&[u8]>) -> Result<(), Error> {
+        let (Some(&count), Some(&offset), Some(blob)) = (ops.first(), ops.get(1), blob) else {
+            return Err(bad(r, "metadata strings"));
+        };
+        let offset = usize::try_from(offset)
+            .ok()
+            .filter(|&o| o <= blob.len())
+            .ok_or_else(|| bad(r, "metadata strings"))?;
+        let (lengths, mut chars) = blob.split_at(offset);
+        if count > lengths.len() as u64 * 8 / 6 + 1 {
+            return Err(r.error(format!(
+                "{count} metadata strings in a table of {} bytes",
+                lengths.len()
+            )));
+        }
+        let mut lr = Reader::new(lengths, r.offset());
+        for _ in 0..count {
+            let len = lr.vbr6()?;
+            let len = usize::try_from(len)
+                .ok()
+                .filter(|&l| l <= chars.len())
+                .ok_or_else(|| r.error("metadata string runs past its blob"))?;
+            let (s, rest) = chars.split_at(len);
+            self.items.push(Md::Str(s.to_vec()));
+            chars = rest;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,705 @@
+//! The IR layer: the module block and what it holds, decoded from the
+//! bitstream into plain structures the printer turns into text. Record
+//! layouts follow LLVM's `BitcodeReader.cpp` and `MetadataLoader.cpp`
+//! (LLVM 14 to 22 read the same layouts for what Apple's metalfe 31001 to
+//! 32023 writes: relative value ids, a string table, typed pointers).
+
+use super::Error;
+use super::bitstream::{Entry, Reader};
+use super::metadata::{Md, MdTable};
+use super::types::{Ty, TypeId, Types};
+use rustc_hash::FxHashMap;
+
+pub mod block {
+    pub const MODULE: u32 = 8;
+    pub const PARAMATTR: u32 = 9;
+    pub const PARAMATTR_GROUP: u32 = 10;
+    pub const CONSTANTS: u32 = 11;
+    pub const FUNCTION: u32 = 12;
+    pub const IDENTIFICATION: u32 = 13;
+    pub const VALUE_SYMTAB: u32 = 14;
+    pub const METADATA: u32 = 15;
+    pub const METADATA_ATTACHMENT: u32 = 16;
+    pub const TYPE: u32 = 17;
+    pub const METADATA_KIND: u32 = 22;
+    pub const STRTAB: u32 = 23;
+}
+
+/// A value of the module's (or, while a body is read, the function's)
+/// value list.
+#[derive(Debug, Clone)]
+pub enum Value {
+    Global(usize),
+    Function(usize),
+    Const(Const),
+    Arg(u32),
+    /// An instruction's result, by its index in the body.
+    Inst(u32),
+    /// Referred to before it is defined (a forward reference in a body).
+    Pending,
+}
+
+#[derive(Debug, Clone)]
+pub enum Const {
+    Int(i64),
+    /// Words of an integer wider than 64 bits, least significant first.
+    Wide(Vec<u64>),
+    /// The bits of a floating-point value (half, float, double ...).
+    Float(u64),
+    Null,
+    Undef,
+    Poison,
+    /// Struct, array or vector elements, as value ids.
+    Aggregate(Vec<u32>),
+    /// Elements of a data array or vector, as raw bits.
+    Data(Vec<u64>),
+    /// `[N x i8]` text (`c"..."`).
+    Bytes(Vec<u8>),
+    Cast {
+        op: u8,
+        value: u32,
+    },
+    Binop {
+        op: u8,
+        flags: u64,
+        lhs: u32,
+        rhs: u32,
+    },
+    /// `getelementptr [inbounds] (T, ops...)`: operands as value ids.
+    Gep {
+        inbounds: bool,
+        source: TypeId,
+        ops: Vec<u32>,
+    },
+    Cmp {
+        pred: u8,
+        lhs: u32,
+        rhs: u32,
+    },
+    Select(u32, u32, u32),
+    ExtractElement(u32, u32),
+    InsertElement(u32, u32, u32),
+    ShuffleVector(u32, u32, u32),
+    Unop(u8, u32),
+    BlockAddress,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct GlobalVar {
+    pub name: Vec<u8>,
+    /// The value type (not the pointer).
+    pub ty: TypeId,
+    pub addrspace: u32,
+    pub constant: bool,
+    /// Initializer value id + 1 (0: a declaration).
+    pub init: u32,
+    pub linkage: u64,
+    pub align: u64,
+    pub section: u64,
+    pub visibility: u64,
+    pub thread_local: u64,
+    pub unnamed_addr: u64,
+    pub externally_initialized: bool,
+    pub attachments: Vec<(u64, u64)>,
+}
+
+#[derive(Debug, Default)]
+pub struct Function {
+    pub name: Vec<u8>,
+    /// The function type.
+    pub ty: TypeId,
+    pub cc: u64,
+    pub declaration: bool,
+    pub linkage: u64,
+    /// Attribute list index + 1 (0: none).
+    pub attrs: u64,
+    pub align: u64,
+    pub section: u64,
+    pub visibility: u64,
+    pub unnamed_addr: u64,
+    pub addrspace: u32,
+    pub body: Option<super::function::Body>,
+    pub attachments: Vec<(u64, u64)>,
+}
+
+/// One attribute group: the parameter it applies to and its attributes.
+#[derive(Debug, Clone, Default)]
+pub struct AttrGroup {
+    /// 0: return value, 1..: parameters, `u32::MAX`: the function.
+    pub index: u32,
+    /// The attributes as LLVM prints them (`nounwind`, `align 4`, ...).
+    pub attrs: Vec<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Module<'a> {
+    pub triple: String,
+    pub datalayout: String,
+    pub source_filename: String,
+    pub types: Types,
+    pub sections: Vec<String>,
+    pub groups: FxHashMap<u64, AttrGroup>,
+    /// Attribute lists: group ids.
+    pub lists: Vec<Vec<u64>>,
+    pub values: Vec<Value>,
+    pub value_types: Vec<TypeId>,
+    pub globals: Vec<GlobalVar>,
+    pub functions: Vec<Function>,
+    pub md: MdTable,
+    pub md_kinds: FxHashMap<u64, String>,
+    pub strtab: &'a [u8],
+    bodies_read: usize,
+    /// Where bodies go, in order of the definitions.
+    with_bodies: Vec<usize>,
+    pub alloca_addrspace: u32,
+    /// Metadata ids below this are the module's; a body's come after.
+    pub md_module_len: usize,
+    pub numbering: super::print::Numbering,
+}
+
+pub(crate) fn bad(r: &Reader<'_>, what: &str) -> Error {
+    r.error(format!("malformed {what} record"))
+}
+
+/// Text from a record's operands (one byte each).
+pub(crate) fn chars(ops: &[u64]) -> Vec<u8> {
+    ops.iter().map(|&c| c as u8).collect()
+}
+
+impl<'a> Module<'a> {
+    /// Decodes a bitcode module: `data` starts after the `BC\xC0\xDE`
+    /// magic; `base` is where it sits in the file, for errors.
+    pub fn decode(data: &'a [u8], base: u64) -> Result<Module<'a>, Error> {
+        let mut m = Module {
+            // The string table follows the module block, and bodies are
+            // printed as they are read: find it first (blocks are skipped
+            // by their lengths, so this costs a few reads).
+            strtab: find_strtab(data, base)?,
+            ..Module::default()
+        };
+        let mut r = Reader::new(data, base);
+        let mut seen_module = false;
+        loop {
+            match r.next_entry()? {
+                Entry::EndBlock => break,
+                Entry::Record(_) => return Err(r.error("a record outside any block")),
+                Entry::SubBlock(block::MODULE) => {
+                    if seen_module {
+                        return Err(r.error("a second module block"));
+                    }
+                    seen_module = true;
+                    r.enter(block::MODULE)?;
+                    m.module_block(&mut r)?;
+                }
+                Entry::SubBlock(_) => r.skip()?,
+            }
+        }
+        if !seen_module {
+            return Err(r.error("no module block in the bitcode"));
+        }
+        if let Some(&f) = m.with_bodies.get(m.bodies_read) {
+            let name = String::from_utf8_lossy(&m.functions[f].name).into_owned();
+            return Err(r.error(format!("the body of {name} is missing")));
+        }
+        Ok(m)
+    }
+
+    fn name(&self, r: &Reader<'_>, offset: u64, size: u64) -> Result<Vec<u8>, Error> {
+        let end = offset.saturating_add(size);
+        Ok(self
+            .strtab
+            .get(offset as usize..end as usize)
+            .ok_or_else(|| {
+                r.error(format!(
+                    "a name at {offset}..{end} of a string table of {} bytes",
+                    self.strtab.len()
+                ))
+            })?
+            .to_vec())
+    }
+
+    fn module_block(&mut self, r: &mut Reader<'a>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        loop {
+            match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(id) => {
+                    r.enter(id)?;
+                    match id {
+                        block::TYPE => self.type_block(r)?,
+                        block::PARAMATTR_GROUP => self.attr_groups(r)?,
+                        block::PARAMATTR => self.attr_lists(r)?,
+                        block::CONSTANTS => super::constants::block(self, r)?,
+                        block::METADATA => {
+                            let mut md = std::mem::take(&mut self.md);
+                            let result = md.block(r, self);
+                            self.md = md;
+                            result?;
+                            self.md_module_len = self.md.len();
+                            self.attach_to_globals();
+                        }
+                        block::METADATA_KIND => self.kinds(r)?,
+                        block::FUNCTION => {
+                            let Some(&f) = self.with_bodies.get(self.bodies_read) else {
+                                return Err(r.error("a function body no definition asked for"));
+                            };
+                            self.bodies_read += 1;
+                            let body = super::function::decode(self, r, f)?;
+                            self.functions[f].body = Some(body);
+                        }
+                        _ => skip_rest(r)?,
+                    }
+                }
+                Entry::Record(a) => {
+                    let rec = r.record(a, &mut ops)?;
+                    self.module_record(r, rec.code, &ops)?;
+                }
+            }
+        }
+    }
+
+    fn module_record(&mut self, r: &Reader<'_>, code: u32, ops: &[u64]) -> Result<(), Error> {
+        match code {
+            1 => {
+                // VERSION: 2 means relative ids and a string table, the
+                // only layout Apple's compilers write.
+                let v = ops.first().copied().unwrap_or(0);
+                if v != 2 {
+                    return Err(r.error(format!(
+                        "bitcode version {v}: only version 2 (LLVM 5 and later) is read natively"
+                    )));
+                }
+            }
+            2 => self.triple = String::from_utf8_lossy(&chars(ops)).into_owned(),
+            3 => {
+                self.datalayout = String::from_utf8_lossy(&chars(ops)).into_owned();
+                self.alloca_addrspace = self
+                    .datalayout
+                    .split('-')
+                    .find_map(|p| p.strip_prefix('A')?.parse().ok())
+                    .unwrap_or(0);
+            }
+            5 => self
+                .sections
+                .push(String::from_utf8_lossy(&chars(ops)).into_owned()),
+            16 => self.source_filename = String::from_utf8_lossy(&chars(ops)).into_owned(),
+            7 => self.global_var(r, ops)?,
+            8 => self.function(r, ops)?,
+            14 | 9 => return Err(r.error("global aliases are not read natively")),
+            18 => return Err(r.error("ifuncs are not read natively")),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn global_var(&mut self, r: &Reader<'_>, ops: &[u64]) -> Result<(), Error> {
+        // [strtab offset, size, type, isconst|explicit<<1|addrspace<<2,
+        //  init+1, linkage, align, section, visibility, tls, unnamed_addr,
+        //  externally_initialized, ...]
+        if ops.len() < 8 {
+            return Err(bad(r, "global variable"));
+        }
+        let flags = ops[3];
+        let mut ty = self.type_id(r, ops[2])?;
+        let addrspace;
+        if flags & 2 != 0 {
+            addrspace = u32::try_from(flags >> 2).map_err(|_| bad(r, "global variable"))?;
+        } else {
+            // Old layout: the type is the pointer's.
+            addrspace = self.types.addrspace(ty);
+            ty = self
+                .types
+                .pointee(ty)
+                .ok_or_else(|| bad(r, "global variable"))?;
+        }
+        let get = |i: usize| ops.get(i).copied().unwrap_or(0);
+        let g = GlobalVar {
+            name: self.name(r, ops[0], ops[1])?,
+            ty,
+            addrspace,
+            constant: flags & 1 != 0,
+            init: u32::try_from(ops[4]).map_err(|_| bad(r, "global variable"))?,
+            linkage: ops[5],
+            align: ops[6],
+            section: ops[7],
+            visibility: get(8),
+            thread_local: get(9),
+            unnamed_addr: get(10),
+            externally_initialized: get(11) != 0,
+            attachments: Vec::new(),
+        };
+        let ptr = self.types.pointer_to(ty, addrspace);
+        self.values.push(Value::Global(self.globals.len()));
+        self.value_types.push(ptr);
+        self.globals.push(g);
+        Ok(())
+    }
+
+    fn function(&mut self, r: &Reader<'_>, ops: &[u64]) -> Result<(), Error> {
+        // [strtab offset, size, type, cc, isproto, linkage, paramattr,
+        //  align, section, visibility, gc, unnamed_addr, prologue,
+        //  dllstorage, comdat, prefix, personality, preemption, addrspace]
+        if ops.len() < 10 {
+            return Err(bad(r, "function"));
+        }
+        let mut ty = self.type_id(r, ops[2])?;
+        if !matches!(self.types.get(ty), Some(Ty::Function { .. })) {
+            ty = self
+                .types
+                .pointee(ty)
+                .filter(|&p| matches!(self.types.get(p), Some(Ty::Function { .. })))
+                .ok_or_else(|| bad(r, "function"))?;
+        }
+        let get = |i: usize| ops.get(i).copied().unwrap_or(0);
+        let f = Function {
+            name: self.name(r, ops[0], ops[1])?,
+            ty,
+            cc: ops[3],
+            declaration: ops[4] != 0,
+            linkage: ops[5],
+            attrs: ops[6],
+            align: ops[7],
+            section: ops[8],
+            visibility: ops[9],
+            unnamed_addr: get(11),
+            addrspace: u32::try_from(get(18)).unwrap_or(0),
+            body: None,
+            attachments: Vec::new(),
+        };
+        if !f.declaration {
+            self.with_bodies.push(self.functions.len());
+        }
+        let ptr = self.types.pointer_to(ty, f.addrspace);
+        self.values.push(Value::Function(self.functions.len()));
+        self.value_types.push(ptr);
+        self.functions.push(f);
+        Ok(())
+    }
+
+    pub fn type_id(&self, r: &Reader<'_>, id: u64) -> Result<TypeId, Error> {
+        u32::try_from(id)
+            .ok()
+            .filter(|&i| (i as usize) < self.types.len())
+            .ok_or_else(|| r.error(format!("type {id} out of range")))
+    }
+
+    fn type_block(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        let mut declared = 0usize;
+        let mut defined = 0usize;
+        let mut pending_name: Option<String> = None;
+        loop {
+            let a = match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(_) => {
+                    r.skip()?;
+                    continue;
+                }
+                Entry::Record(a) => a,
+            };
+            let rec = r.record(a, &mut ops)?;
+            let types = &mut self.types;
+            // Refer to a type: an identified struct may come later.
+            let mut refer = |id: u64| -> Result<TypeId, String> {
+                let id = u32::try_from(id).map_err(|_| format!("type {id} out of range"))?;
+                if id as usize >= types.len() {
+                    types.forward(id, declared)?;
+                }
+                Ok(id)
+            };
+            let ty = match rec.code {
+                1 => {
+                    // NUMENTRY: a size hint; a table is never longer.
+                    declared = ops.first().copied().unwrap_or(0).min(1 << 20) as usize;
+                    continue;
+                }
+                2 => Ty::Void,
+                3 => Ty::Float,
+                4 => Ty::Double,
+                5 => Ty::Label,
+                10 => Ty::Half,
+                23 => Ty::BFloat,
+                13 => Ty::X86Fp80,
+                14 => Ty::Fp128,
+                15 => Ty::PpcFp128,
+                16 => Ty::Metadata,
+                17 => Ty::X86Mmx,
+                22 => Ty::Token,
+                7 => {
+                    let w = ops.first().copied().unwrap_or(0);
+                    if !(1..=(1 << 23)).contains(&w) {
+                        return Err(r.error(format!("integer type of {w} bits")));
+                    }
+                    Ty::Int(w as u32)
+                }
+                8 => {
+                    let p =
+                        refer(ops.first().copied().unwrap_or(u64::MAX)).map_err(|e| r.error(e))?;
+                    Ty::Ptr {
+                        pointee: Some(p),
+                        addrspace: ops.get(1).copied().unwrap_or(0) as u32,
+                    }
+                }
+                25 => Ty::Ptr {
+                    pointee: None,
+                    addrspace: ops.first().copied().unwrap_or(0) as u32,
+                },
+                11 | 12 => {
+                    let (Some(&n), Some(&e)) = (ops.first(), ops.get(1)) else {
+                        return Err(bad(r, "array type"));
+                    };
+                    let e = refer(e).map_err(|e| r.error(e))?;
+                    if rec.code == 11 {
+                        Ty::Array(n, e)
+                    } else {
+                        Ty::Vector {
+                            len: u32::try_from(n).map_err(|_| bad(r, "vector type"))?,
+                            elem: e,
+                            scalable: ops.get(2).is_some_and(|&s| s != 0),
+                        }
+                    }
+                }
+                19 => {
+                    pending_name = Some(String::from_utf8_lossy(&chars(&ops)).into_owned());
+                    continue;
+                }
+                18 | 20 => {
+                    let elems = ops
+                        .iter()
+                        .skip(1)
+                        .map(|&e| refer(e))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|e| r.error(e))?;
+                    Ty::Struct {
+                        name: (rec.code == 20).then(|| pending_name.take().unwrap_or_default()),
+                        packed: ops.first().is_some_and(|&p| p != 0),
+                        elems,
+                        opaque: false,
+                    }
+                }
+                6 => Ty::Struct {
+                    name: Some(pending_name.take().unwrap_or_default()),
+                    packed: false,
+                    elems: Vec::new(),
+                    opaque: true,
+                },
+                21 => {
+                    if ops.len() < 2 {
+                        return Err(bad(r, "function type"));
+                    }
+                    let ret = refer(ops[1]).map_err(|e| r.error(e))?;
+                    let params = ops[2..]
+                        .iter()
+                        .map(|&p| refer(p))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|e| r.error(e))?;
+                    Ty::Function {
+                        vararg: ops[0] != 0,
+                        ret,
+                        params,
+                    }
+                }
+                c => return Err(r.error(format!("unknown type code {c}"))),
+            };
+            if declared != 0 && defined >= declared {
+                return Err(r.error(format!("more types than the {declared} declared")));
+            }
+            self.types.push_at(defined, ty).map_err(|e| r.error(e))?;
+            defined += 1;
+        }
+    }
+
+    fn attr_groups(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        loop {
+            let a = match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(_) => {
+                    r.skip()?;
+                    continue;
+                }
+                Entry::Record(a) => a,
+            };
+            let rec = r.record(a, &mut ops)?;
+            if rec.code != 3 {
+                continue;
+            }
+            if ops.len() < 2 {
+                return Err(bad(r, "attribute group"));
+            }
+            let mut attrs = Vec::new();
+            let mut i = 2;
+            while i < ops.len() {
+                let kind = ops[i];
+                i += 1;
+                match kind {
+                    0 | 5 => {
+                        let id = ops.get(i).copied().ok_or_else(|| bad(r, "attribute"))?;
+                        i += 1;
+                        attrs.push(super::attributes::enum_name(id).to_string());
+                    }
+                    1 => {
+                        let (Some(&id), Some(&v)) = (ops.get(i), ops.get(i + 1)) else {
+                            return Err(bad(r, "attribute"));
+                        };
+                        i += 2;
+                        attrs.push(super::attributes::int_attr(id, v));
+                    }
+                    3 | 4 => {
+                        let key = take_cstr(&ops, &mut i);
+                        let mut text = String::new();
+                        text.push('"');
+                        super::print::escape_into(&mut text, &key);
+                        text.push('"');
+                        if kind == 4 {
+                            let value = take_cstr(&ops, &mut i);
+                            text.push_str("=\"");
+                            super::print::escape_into(&mut text, &value);
+                            text.push('"');
+                        }
+                        attrs.push(text);
+                    }
+                    6 => {
+                        let (Some(&id), Some(&t)) = (ops.get(i), ops.get(i + 1)) else {
+                            return Err(bad(r, "attribute"));
+                        };
+                        i += 2;
+                        let t = self.type_id(r, t)?;
+                        attrs.push(format!(
+                            "{}({})",
+                            super::attributes::enum_name(id),
+                            self.types.text(t)
+                        ));
+                    }
+                    k => return Err(r.error(format!("unknown attribute encoding {k}"))),
+                }
+            }
+            self.groups.insert(
+                ops[0],
+                AttrGroup {
+                    index: ops[1] as u32,
+                    attrs,
+                },
+            );
+        }
+    }
+
+    fn attr_lists(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        loop {
+            let a = match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(_) => {
+                    r.skip()?;
+                    continue;
+                }
+                Entry::Record(a) => a,
+            };
+            let rec = r.record(a, &mut ops)?;
+            if rec.code == 2 {
+                self.lists.push(ops.clone());
+            }
+        }
+    }
+
+    fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        let mut ops = Vec::new();
+        loop {
+            let a = match r.next_entry()? {
+                Entry::EndBlock => return Ok(()),
+                Entry::SubBlock(_) => {
+                    r.skip()?;
+                    continue;
+                }
+                Entry::Record(a) => a,
+            };
+            let rec = r.record(a, &mut ops)?;
+            if rec.code == 6 && !ops.is_empty() {
+                let name = String::from_utf8_lossy(&chars(&ops[1..])).into_owned();
+                self.md_kinds.insert(ops[0], name);
+            }
+        }
+    }
+
+    fn attach_to_globals(&mut self) {
+        for (value, pairs) in std::mem::take(&mut self.md.global_attachments) {
+            let target = match self.values.get(value as usize) {
+                Some(Value::Global(g)) => self.globals.get_mut(*g).map(|g| &mut g.attachments),
+                Some(Value::Function(f)) => self.functions.get_mut(*f).map(|f| &mut f.attachments),
+                _ => None,
+            };
+            if let Some(list) = target {
+                list.extend(pairs);
+            }
+        }
+    }
+
+    /// The type of value `id`.
+    pub fn value_type(&self, id: u32) -> Option<TypeId> {
+        self.value_types.get(id as usize).copied()
+    }
+
+    /// The metadata of module and function levels: the node list.
+    pub fn md_len(&self) -> usize {
+        self.md.len()
+    }
+
+    pub fn md_get(&self, id: u32) -> Option<&Md> {
+        self.md.get(id)
+    }
+}
+
+/// The STRTAB block's blob (empty when there is none).
+fn find_strtab(data: &[u8], base: u64) -> Result<&[u8], Error> {
+    let mut r = Reader::new(data, base);
+    let mut ops = Vec::new();
+    let mut table: &[u8] = &[];
+    loop {
+        match r.next_entry()? {
+            Entry::EndBlock => return Ok(table),
+            Entry::Record(_) => return Err(r.error("a record outside any block")),
+            Entry::SubBlock(block::STRTAB) => {
+                r.enter(block::STRTAB)?;
+                loop {
+                    match r.next_entry()? {
+                        Entry::EndBlock => break,
+                        Entry::SubBlock(_) => r.skip()?,
+                        Entry::Record(a) => {
+                            let rec = r.record(a, &mut ops)?;
+                            if rec.code == 1 {
+                                table = rec.blob.unwrap_or_default();
+                            }
+                        }
+                    }
+                }
+            }
+            Entry::SubBlock(_) => r.skip()?,
+        }
+    }
+}
+
+/// Skips what is left of the current block.
+pub(crate) fn skip_rest(r: &mut Reader<'_>) -> Result<(), Error> {
+    let mut ops = Vec::new();
+    loop {
+        match r.next_entry()? {
+            Entry::EndBlock => return Ok(()),
+            Entry::SubBlock(_) => r.skip()?,
+            Entry::Record(a) => {
+                r.record(a, &mut ops)?;
+            }
+        }
+    }
+}
+
+fn take_cstr(ops: &[u64], i: &mut usize) -> Vec<u8> {
+    let mut s = Vec::new();
+    while let Some(&c) = ops.get(*i) {
+        *i += 1;
+        if c == 0 {
+            break;
+        }
+        s.push(c as u8);
+    }
+    s
+}

@@ -1,0 +1,1042 @@
+//! Prints a decoded module as LLVM IR text, in the form `llvm-dis` prints
+//! typed-pointer modules (LLVM 14, `xcrun metal -S`): the text the reader
+//! in `ir::reader` reads and that IR line numbers of a binary input refer
+//! to. Unnamed values are numbered as LLVM numbers them (arguments, then
+//! each block and each result in order); metadata nodes are numbered in
+//! the bitcode's order, module-level first, then each body's own nodes and
+//! debug locations as the bodies are printed.
+
+use super::function::{Body, Piece};
+use super::metadata::{Field, Md};
+use super::module::{Const, Module, Value};
+use super::types::{Ty, TypeId};
+use rustc_hash::FxHashMap;
+use std::fmt::Write;
+
+/// Deepest nesting of constants printed inline (LLVM's own are shallow;
+/// a cycle in a hostile file would otherwise never end).
+const MAX_CONST_DEPTH: u32 = 48;
+
+/// How metadata and attribute groups are numbered in the text.
+#[derive(Debug, Default)]
+pub struct Numbering {
+    /// `!N` of each module-level metadata id (`u32::MAX`: printed inline).
+    numbers: Vec<u32>,
+    next: u32,
+    ready: bool,
+    /// `!N = ...` lines of nodes numbered while bodies were printed.
+    extra: String,
+    locations: FxHashMap<[u64; 5], u32>,
+    /// `#K` of each function-attribute group, in order of first use.
+    groups: FxHashMap<u64, u32>,
+    group_order: Vec<u64>,
+    /// The first problem met (a reference to nothing, a constant too
+    /// deep): the module is refused with it.
+    pub failed: Option<String>,
+}
+
+/// Writes `name` as LLVM does after `@` or `%`: bare when it is made of
+/// `[-a-zA-Z$._0-9]` and does not start with a digit, else quoted.
+pub fn write_name(out: &mut String, name: &[u8]) {
+    let bare = !name.is_empty()
+        && !name[0].is_ascii_digit()
+        && name
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_'));
+    if bare {
+        // Checked ASCII above.
+        out.push_str(std::str::from_utf8(name).unwrap_or_default());
+    } else {
+        out.push('"');
+        escape_into(out, name);
+        out.push('"');
+    }
+}
+
+/// Escapes as LLVM's `printEscapedString`: printable ASCII but `"` and `\`
+/// as is, everything else `\XX`.
+pub fn escape_into(out: &mut String, bytes: &[u8]) {
+    for &c in bytes {
+        if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' {
+            out.push(c as char);
+        } else {
+            let _ = write!(out, "\\{c:02X}");
+        }
+    }
+}
+
+pub fn calling_convention(cc: u64) -> String {
+    match cc {
+        0 => String::new(),
+        8 => "fastcc ".into(),
+        9 => "coldcc ".into(),
+        n => format!("cc{n} "),
+    }
+}
+
+fn linkage(l: u64) -> &'static str {
+    match l {
+        2 => "appending ",
+        3 => "internal ",
+        7 => "extern_weak ",
+        8 => "common ",
+        9 | 13 | 14 => "private ",
+        12 => "available_externally ",
+        1 | 16 => "weak ",
+        4 | 18 => "linkonce ",
+        10 | 17 => "weak_odr ",
+        11 | 15 | 19 => "linkonce_odr ",
+        _ => "",
+    }
+}
+
+fn visibility(v: u64) -> &'static str {
+    match v {
+        1 => "hidden ",
+        2 => "protected ",
+        _ => "",
+    }
+}
+
+fn unnamed_addr(u: u64) -> &'static str {
+    match u {
+        1 => "unnamed_addr ",
+        2 => "local_unnamed_addr ",
+        _ => "",
+    }
+}
+
+/// Names of locals: value id -> slot number, block -> slot number.
+struct Locals<'b> {
+    first: u32,
+    slots: Vec<u32>,
+    names: &'b FxHashMap<u32, Vec<u8>>,
+    block_slots: Vec<u32>,
+    block_names: &'b FxHashMap<u32, Vec<u8>>,
+}
+
+struct Printer<'m, 'a, 'b> {
+    m: &'m Module<'a>,
+    n: &'m mut Numbering,
+    locals: Option<Locals<'b>>,
+}
+
+impl Printer<'_, '_, '_> {
+    fn fail(&mut self, why: String) {
+        if self.n.failed.is_none() {
+            self.n.failed = Some(why);
+        }
+    }
+
+    fn ty(&self, out: &mut String, t: TypeId) {
+        self.m.types.write(out, t);
+    }
+
+    fn value(&mut self, out: &mut String, id: u32, depth: u32) {
+        let Some(v) = self.m.values.get(id as usize) else {
+            self.fail(format!("a reference to value {id}, which does not exist"));
+            out.push_str("undef");
+            return;
+        };
+        match v {
+            Value::Global(g) => {
+                out.push('@');
+                write_name(out, &self.m.globals[*g].name);
+            }
+            Value::Function(f) => {
+                out.push('@');
+                write_name(out, &self.m.functions[*f].name);
+            }
+            Value::Const(c) => {
+                let ty = self.m.value_types[id as usize];
+                self.constant(out, c, ty, depth)
+            }
+            Value::Arg(_) | Value::Inst(_) | Value::Pending => self.local(out, id),
+        }
+    }
+
+    fn local(&mut self, out: &mut String, id: u32) {
+        let Some(l) = &self.locals else {
+            self.fail(format!("a local value {id} outside a body"));
+            return;
+        };
+        out.push('%');
+        if let Some(name) = l.names.get(&id) {
+            write_name(out, name);
+            return;
+        }
+        match id
+            .checked_sub(l.first)
+            .and_then(|i| l.slots.get(i as usize))
+        {
+            Some(&s) if s != u32::MAX => {
+                let _ = write!(out, "{s}");
+            }
+            _ => {
+                let why = format!("a reference to value {id}, which has no definition");
+                self.fail(why)
+            }
+        }
+    }
+
+    fn block(&mut self, out: &mut String, b: u32) {
+        let Some(l) = &self.locals else { return };
+        out.push('%');
+        if let Some(name) = l.block_names.get(&b) {
+            write_name(out, name);
+        } else {
+            let s = l.block_slots.get(b as usize).copied().unwrap_or(0);
+            let _ = write!(out, "{s}");
+        }
+    }
+
+    fn typed(&mut self, out: &mut String, id: u32, depth: u32) {
+        let Some(&t) = self.m.value_types.get(id as usize) else {
+            self.fail(format!("a reference to value {id}, which does not exist"));
+            return;
+        };
+        self.ty(out, t);
+        out.push(' ');
+        self.value(out, id, depth);
+    }
+
+    fn constant(&mut self, out: &mut String, c: &Const, ty: TypeId, depth: u32) {
+        if depth > MAX_CONST_DEPTH {
+            self.fail(format!("constants nested more than {MAX_CONST_DEPTH} deep"));
+            return;
+        }
+        let types = &self.m.types;
+        match c {
+            Const::Int(v) => match types.get(ty) {
+                Some(Ty::Int(1)) => out.push_str(if *v & 1 != 0 { "true" } else { "false" }),
+                Some(Ty::Int(w)) if *w < 64 => {
+                    let _ = write!(out, "{}", sign_extend(*v as u64, *w));
+                }
+                _ => {
+                    let _ = write!(out, "{v}");
+                }
+            },
+            Const::Wide(words) => {
+                let mut value: i128 = 0;
+                for (i, w) in words.iter().take(2).enumerate() {
+                    value |= i128::from(*w) << (64 * i);
+                }
+                let _ = write!(out, "{value}");
+            }
+            Const::Float(bits) => write_float(out, types.get(ty), *bits),
+            Const::Null => match types.get(ty) {
+                Some(Ty::Ptr { .. }) => out.push_str("null"),
+                Some(Ty::Int(1)) => out.push_str("false"),
+                Some(Ty::Int(_)) => out.push('0'),
+                Some(t @ (Ty::Half | Ty::BFloat | Ty::Float | Ty::Double)) => {
+                    write_float(out, Some(t), 0)
+                }
+                Some(Ty::Token) => out.push_str("none"),
+                _ => out.push_str("zeroinitializer"),
+            },
+            Const::Undef => out.push_str("undef"),
+            Const::Poison => out.push_str("poison"),
+            Const::Aggregate(elems) => {
+                let (open, close) = match types.get(ty) {
+                    Some(Ty::Struct { packed: true, .. }) => ("<{ ", " }>"),
+                    Some(Ty::Struct { .. }) => ("{ ", " }"),
+                    Some(Ty::Vector { .. }) => ("<", ">"),
+                    _ => ("[", "]"),
+                };
+                if elems.is_empty() {
+                    out.push_str(if open == "[" { "[]" } else { "{}" });
+                    return;
+                }
+                out.push_str(open);
+                for (i, &e) in elems.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.typed(out, e, depth + 1);
+                }
+                out.push_str(close);
+            }
+            Const::Bytes(bytes) => {
+                out.push_str("c\"");
+                escape_into(out, bytes);
+                out.push('"');
+            }
+            Const::Data(elems) => {
+                let vector = matches!(types.get(ty), Some(Ty::Vector { .. }));
+                let elem = match types.get(ty) {
+                    Some(Ty::Array(_, e)) => *e,
+                    _ => types.scalar(ty),
+                };
+                out.push(if vector { '<' } else { '[' });
+                for (i, &bits) in elems.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.ty(out, elem);
+                    out.push(' ');
+                    match self.m.types.get(elem) {
+                        Some(Ty::Int(w)) => {
+                            let _ = write!(out, "{}", sign_extend(bits, *w));
+                        }
+                        t => write_float(out, t, bits),
+                    }
+                }
+                out.push(if vector { '>' } else { ']' });
+            }
+            Const::Cast { op, value } => {
+                out.push_str(super::function::cast_name(u64::from(*op)).unwrap_or("bitcast"));
+                out.push_str(" (");
+                self.typed(out, *value, depth + 1);
+                out.push_str(" to ");
+                self.ty(out, ty);
+                out.push(')');
+            }
+            Const::Gep {
+                inbounds,
+                source,
+                ops,
+            } => {
+                out.push_str(if *inbounds {
+                    "getelementptr inbounds ("
+                } else {
+                    "getelementptr ("
+                });
+                self.ty(out, *source);
+                for &o in ops {
+                    out.push_str(", ");
+                    self.typed(out, o, depth + 1);
+                }
+                out.push(')');
+            }
+            Const::Binop { op, lhs, rhs, .. } => {
+                let fp = types.is_fp(ty);
+                let names = [
+                    "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr",
+                    "and", "or", "xor",
+                ];
+                let name = names.get(usize::from(*op)).copied().unwrap_or("add");
+                if fp {
+                    out.push('f');
+                }
+                out.push_str(name);
+                out.push_str(" (");
+                self.typed(out, *lhs, depth + 1);
+                out.push_str(", ");
+                self.typed(out, *rhs, depth + 1);
+                out.push(')');
+            }
+            Const::Cmp { pred, lhs, rhs } => {
+                let (op, name) =
+                    super::function::predicate_name(u64::from(*pred)).unwrap_or(("icmp", "eq"));
+                let _ = write!(out, "{op} {name} (");
+                self.typed(out, *lhs, depth + 1);
+                out.push_str(", ");
+                self.typed(out, *rhs, depth + 1);
+                out.push(')');
+            }
+            Const::Select(c, a, b) => self.const_call(out, "select", &[*c, *a, *b], depth),
+            Const::ExtractElement(v, i) => self.const_call(out, "extractelement", &[*v, *i], depth),
+            Const::InsertElement(v, e, i) => {
+                self.const_call(out, "insertelement", &[*v, *e, *i], depth)
+            }
+            Const::ShuffleVector(a, b, m) => {
+                self.const_call(out, "shufflevector", &[*a, *b, *m], depth)
+            }
+            Const::Unop(_, v) => self.const_call(out, "fneg", &[*v], depth),
+            Const::BlockAddress => {
+                self.fail("block addresses are not read natively".into());
+            }
+        }
+    }
+
+    fn const_call(&mut self, out: &mut String, name: &str, ops: &[u32], depth: u32) {
+        out.push_str(name);
+        out.push_str(" (");
+        for (i, &o) in ops.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            self.typed(out, o, depth + 1);
+        }
+        out.push(')');
+    }
+
+    /// A metadata reference by id: `!N`, `!"text"`, `i32 7`, or an inline
+    /// node (`!DIExpression()`).
+    fn md_ref(&mut self, out: &mut String, id: u64) {
+        let Some(item) = usize::try_from(id)
+            .ok()
+            .and_then(|i| self.m.md.items.get(i))
+        else {
+            self.fail(format!(
+                "a reference to metadata {id}, which does not exist"
+            ));
+            out.push_str("null");
+            return;
+        };
+        match item {
+            Md::Str(s) => {
+                out.push_str("!\"");
+                escape_into(out, s);
+                out.push('"');
+            }
+            Md::Value(t, v) => {
+                self.ty(out, *t);
+                out.push(' ');
+                self.value(out, *v, 0);
+            }
+            Md::Raw(text) => out.push_str(text),
+            Md::ArgList(args) => {
+                out.push_str("!DIArgList(");
+                for (i, &a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.md_ref(out, a);
+                }
+                out.push(')');
+            }
+            Md::Node { .. } | Md::Special { .. } => {
+                let n = self.n.numbers.get(id as usize).copied().unwrap_or(u32::MAX);
+                if n == u32::MAX {
+                    self.fail(format!("metadata {id} was never numbered"));
+                }
+                let _ = write!(out, "!{n}");
+            }
+        }
+    }
+
+    /// An operand written as id + 1, 0 for `null`.
+    fn md_operand(&mut self, out: &mut String, plus_one: u64) {
+        match plus_one {
+            0 => out.push_str("null"),
+            id => self.md_ref(out, id - 1),
+        }
+    }
+
+    /// The right-hand side of `!N = ...`.
+    fn md_definition(&mut self, out: &mut String, item: &Md) {
+        match item {
+            Md::Node { distinct, ops } => {
+                if *distinct {
+                    out.push_str("distinct ");
+                }
+                out.push_str("!{");
+                for (i, &o) in ops.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.md_operand(out, o);
+                }
+                out.push('}');
+            }
+            Md::Special {
+                distinct,
+                kind,
+                fields,
+            } => {
+                if *distinct {
+                    out.push_str("distinct ");
+                }
+                let _ = write!(out, "!{kind}(");
+                let mut first = true;
+                for (name, f) in fields {
+                    let mut value = String::new();
+                    match f {
+                        Field::Md(0) | Field::Str(0) => continue,
+                        Field::Md(id) | Field::MdOrNull(id) => self.md_operand(&mut value, *id),
+                        Field::Str(id) => match self.m.md.items.get((*id - 1) as usize) {
+                            Some(Md::Str(s)) => {
+                                value.push('"');
+                                escape_into(&mut value, s);
+                                value.push('"');
+                            }
+                            _ => self.md_operand(&mut value, *id),
+                        },
+                        Field::Int(v) => {
+                            let _ = write!(value, "{v}");
+                        }
+                        Field::Text(t) => value.push_str(t),
+                    }
+                    if !first {
+                        out.push_str(", ");
+                    }
+                    first = false;
+                    let _ = write!(out, "{name}: {value}");
+                }
+                out.push(')');
+            }
+            other => {
+                // Strings and values are never numbered; printed inline.
+                let _ = other;
+            }
+        }
+    }
+
+    /// Numbers the module-level nodes, once, before the first use.
+    fn number_module(&mut self) {
+        if self.n.ready {
+            return;
+        }
+        self.n.ready = true;
+        // Function attributes are numbered in the functions' order first,
+        // as llvm-dis does; call sites' come after, as met.
+        for f in 0..self.m.functions.len() {
+            let list = self.m.functions[f].attrs;
+            self.attrs(&mut String::new(), list, u32::MAX);
+        }
+        self.n.numbers = self
+            .m
+            .md
+            .items
+            .iter()
+            .map(|item| match item {
+                Md::Node { .. } | Md::Special { .. } => {
+                    self.n.next += 1;
+                    self.n.next - 1
+                }
+                _ => u32::MAX,
+            })
+            .collect();
+    }
+
+    /// A `!dbg` location: numbered (and defined among the extra nodes)
+    /// the first time it is seen.
+    fn location(&mut self, loc: [u64; 5]) -> u32 {
+        if let Some(&n) = self.n.locations.get(&loc) {
+            return n;
+        }
+        let n = self.n.next;
+        self.n.next += 1;
+        self.n.locations.insert(loc, n);
+        let [line, col, scope, ia, implicit] = loc;
+        let mut text = format!("!{n} = !DILocation(line: {line}, column: {col}, scope: ");
+        self.md_operand(&mut text, scope);
+        if ia != 0 {
+            text.push_str(", inlinedAt: ");
+            self.md_operand(&mut text, ia);
+        }
+        if implicit != 0 {
+            text.push_str(", isImplicitCode: true");
+        }
+        text.push_str(")\n");
+        self.n.extra.push_str(&text);
+        n
+    }
+
+    fn attachments(&mut self, out: &mut String, list: &[(u64, u64)], sep: &str) {
+        let mut sorted: Vec<(u64, u64)> = list.to_vec();
+        sorted.sort_by_key(|&(k, _)| k);
+        for (kind, md) in sorted {
+            let name = self.m.md_kinds.get(&kind).map_or("unknown", String::as_str);
+            let _ = write!(out, "{sep}!{name} ");
+            self.md_ref(out, md);
+        }
+    }
+
+    /// Attributes of list `list` (1-based) at `index`: the return value
+    /// (`noundef `), a parameter (` noundef`) or the function (` #K`).
+    fn attrs(&mut self, out: &mut String, list: u64, index: u32) {
+        let Some(groups) = list
+            .checked_sub(1)
+            .and_then(|l| self.m.lists.get(l as usize))
+        else {
+            return;
+        };
+        for g in groups {
+            let Some(group) = self.m.groups.get(g) else {
+                continue;
+            };
+            let wanted = match index {
+                u32::MAX => u32::MAX,
+                i => i,
+            };
+            if group.index != wanted {
+                continue;
+            }
+            if index == u32::MAX {
+                let next = self.n.groups.len() as u32;
+                let k = *self.n.groups.entry(*g).or_insert_with(|| next);
+                if k == next {
+                    self.n.group_order.push(*g);
+                }
+                let _ = write!(out, " #{k}");
+            } else if index == 0 {
+                for a in &group.attrs {
+                    out.push_str(a);
+                    out.push(' ');
+                }
+            } else {
+                for a in &group.attrs {
+                    out.push(' ');
+                    out.push_str(a);
+                }
+            }
+        }
+    }
+
+    fn pieces(&mut self, out: &mut String, pieces: &[Piece]) {
+        for p in pieces {
+            match p {
+                Piece::S(s) => out.push_str(s),
+                Piece::Own(s) => out.push_str(s),
+                Piece::T(t) => self.ty(out, *t),
+                Piece::V(v) => self.value(out, *v, 0),
+                Piece::TV(t, v) => {
+                    self.ty(out, *t);
+                    out.push(' ');
+                    self.value(out, *v, 0);
+                }
+                Piece::L(b) => {
+                    out.push_str("label ");
+                    self.block(out, *b);
+                }
+                Piece::B(b) => self.block(out, *b),
+                Piece::Md(id) => {
+                    out.push_str("metadata ");
+                    self.md_ref(out, *id);
+                }
+                Piece::Attrs(list, index) => self.attrs(out, *list, *index),
+            }
+        }
+    }
+
+    /// `define`/`declare` line up to the parameters' closing parenthesis
+    /// and what follows it.
+    fn header(&mut self, out: &mut String, f: usize, body: Option<&Body>) {
+        let func = &self.m.functions[f];
+        let Some(Ty::Function {
+            vararg,
+            ret,
+            params,
+        }) = self.m.types.get(func.ty)
+        else {
+            return;
+        };
+        let declaration = body.is_none();
+        // As llvm-dis: the function's attributes but strings in a comment
+        // first, which keeps IR line numbers where llvm-dis has them.
+        let listed: Vec<&str> = func
+            .attrs
+            .checked_sub(1)
+            .and_then(|l| self.m.lists.get(l as usize))
+            .into_iter()
+            .flatten()
+            .filter_map(|g| self.m.groups.get(g))
+            .filter(|g| g.index == u32::MAX)
+            .flat_map(|g| g.attrs.iter())
+            .filter(|a| !a.starts_with('"'))
+            .map(String::as_str)
+            .collect();
+        if !listed.is_empty() {
+            let _ = writeln!(out, "; Function Attrs: {}", listed.join(" "));
+        }
+        out.push_str(if declaration { "declare " } else { "define " });
+        out.push_str(linkage(func.linkage));
+        out.push_str(visibility(func.visibility));
+        out.push_str(&calling_convention(func.cc));
+        self.attrs(out, func.attrs, 0);
+        self.ty(out, *ret);
+        out.push_str(" @");
+        write_name(out, &func.name);
+        out.push('(');
+        for (i, p) in params.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            self.ty(out, *p);
+            self.attrs(out, func.attrs, i as u32 + 1);
+            if let Some(b) = body {
+                out.push(' ');
+                self.local(out, b.first_arg + i as u32);
+            }
+        }
+        if *vararg {
+            out.push_str(if params.is_empty() { "..." } else { ", ..." });
+        }
+        out.push(')');
+        let ua = unnamed_addr(func.unnamed_addr);
+        if !ua.is_empty() {
+            out.push(' ');
+            out.push_str(ua.trim_end());
+        }
+        if func.addrspace != 0 {
+            let _ = write!(out, " addrspace({})", func.addrspace);
+        }
+        self.attrs(out, func.attrs, u32::MAX);
+        if let Some(s) = func
+            .section
+            .checked_sub(1)
+            .and_then(|s| self.m.sections.get(s as usize))
+        {
+            out.push_str(" section \"");
+            escape_into(out, s.as_bytes());
+            out.push('"');
+        }
+        if func.align != 0 && func.align <= 33 {
+            let _ = write!(out, " align {}", 1u64 << (func.align - 1));
+        }
+        if let Some(b) = body {
+            let list = b.attachments.clone();
+            self.attachments(out, &list, " ");
+        }
+    }
+}
+
+fn sign_extend(bits: u64, width: u32) -> i64 {
+    if width == 0 || width >= 64 {
+        return bits as i64;
+    }
+    let shift = 64 - width;
+    ((bits << shift) as i64) >> shift
+}
+
+/// A floating-point constant as LLVM prints it: half and bfloat in hex
+/// (`0xH3C00`), float and double as `%e` when that reads back exactly,
+/// else the double's bits in hex.
+fn write_float(out: &mut String, ty: Option<&Ty>, bits: u64) {
+    let value = match ty {
+        Some(Ty::Half) => {
+            let _ = write!(out, "0xH{:04X}", bits & 0xFFFF);
+            return;
+        }
+        Some(Ty::BFloat) => {
+            let _ = write!(out, "0xR{:04X}", bits & 0xFFFF);
+            return;
+        }
+        Some(Ty::Float) => f64::from(f32::from_bits(bits as u32)),
+        Some(Ty::Double) => f64::from_bits(bits),
+        _ => {
+            let _ = write!(out, "0x{bits:016X}");
+            return;
+        }
+    };
+    if value.is_finite() {
+        let text = format!("{value:.6e}");
+        if let Some((mantissa, exp)) = text.split_once('e') {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', exp),
+            };
+            let printed = format!("{mantissa}e{sign}{digits:0>2}");
+            if printed.parse::<f64>().ok() == Some(value) {
+                out.push_str(&printed);
+                return;
+            }
+        }
+    }
+    let _ = write!(out, "0x{:016X}", value.to_bits());
+}
+
+/// Prints function `f` (its `define` line, body and closing brace) into
+/// `body.text`, numbering its values and the metadata it brings.
+pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
+    let mut n = std::mem::take(&mut m.numbering);
+    let module_md = m.md_module_len;
+    {
+        let mut p = Printer {
+            m,
+            n: &mut n,
+            locals: None,
+        };
+        p.number_module();
+        // The body's own nodes get the next numbers.
+        for id in module_md..p.m.md.items.len() {
+            let number = match &p.m.md.items[id] {
+                Md::Node { .. } | Md::Special { .. } => {
+                    p.n.next += 1;
+                    p.n.next - 1
+                }
+                _ => u32::MAX,
+            };
+            p.n.numbers.push(number);
+        }
+        // Slots: unnamed arguments, then each block and result in order.
+        let values = p.m.values.len() as u32 - body.first_arg;
+        let mut slots = vec![u32::MAX; values as usize];
+        let mut next = 0u32;
+        for a in 0..body.arg_count {
+            let id = body.first_arg + a;
+            if !body.names.contains_key(&id) {
+                slots[a as usize] = next;
+                next += 1;
+            }
+        }
+        let mut block_slots = vec![0u32; body.block_starts.len()];
+        let mut starts = body.block_starts.iter().peekable();
+        let mut b = 0usize;
+        for (i, inst) in body.insts.iter().enumerate() {
+            while starts.peek() == Some(&&i) {
+                starts.next();
+                if !body.block_names.contains_key(&(b as u32)) {
+                    block_slots[b] = next;
+                    next += 1;
+                }
+                b += 1;
+            }
+            if let Some(id) = inst.result {
+                if !body.names.contains_key(&id) {
+                    if let Some(s) = slots.get_mut((id - body.first_arg) as usize) {
+                        *s = next;
+                        next += 1;
+                    }
+                }
+            }
+        }
+        p.locals = Some(Locals {
+            first: body.first_arg,
+            slots,
+            names: &body.names,
+            block_slots,
+            block_names: &body.block_names,
+        });
+        let mut out = String::new();
+        p.header(&mut out, f, Some(body));
+        out.push_str(" {\n");
+        let mut b = 0usize;
+        for (i, inst) in body.insts.iter().enumerate() {
+            if body.block_starts.get(b) == Some(&i) {
+                if b > 0 {
+                    out.push('\n');
+                    let l = p
+                        .locals
+                        .as_ref()
+                        .map(|l| (l.block_names.get(&(b as u32)), l.block_slots[b]));
+                    match l {
+                        Some((Some(name), _)) => write_name(&mut out, name),
+                        Some((None, s)) => {
+                            let _ = write!(out, "{s}");
+                        }
+                        None => {}
+                    }
+                    out.push_str(":\n");
+                }
+                b += 1;
+            }
+            out.push_str("  ");
+            if let Some(id) = inst.result {
+                p.local(&mut out, id);
+                out.push_str(" = ");
+            }
+            p.pieces(&mut out, &inst.pieces);
+            if let Some(loc) = inst.dbg {
+                let k = p.location(loc);
+                let _ = write!(out, ", !dbg !{k}");
+            }
+            p.attachments(&mut out, &inst.attachments, ", ");
+            out.push('\n');
+        }
+        out.push_str("}\n");
+        // Define the body's own nodes now, while its values can be named.
+        let mut defs = String::new();
+        for id in module_md..p.m.md.items.len() {
+            let k = p.n.numbers[id];
+            if k != u32::MAX {
+                let item = p.m.md.items[id].clone();
+                let _ = write!(defs, "!{k} = ");
+                p.md_definition(&mut defs, &item);
+                defs.push('\n');
+            }
+        }
+        p.n.extra.push_str(&defs);
+        p.n.numbers.truncate(module_md);
+        body.text = out;
+    }
+    m.numbering = n;
+}
+
+/// Prints the whole module. `module_id` goes on the `; ModuleID` line.
+pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
+    let mut n = std::mem::take(&mut m.numbering);
+    let mut out = String::new();
+    {
+        let mut p = Printer {
+            m,
+            n: &mut n,
+            locals: None,
+        };
+        p.number_module();
+        let _ = writeln!(out, "; ModuleID = '{module_id}'");
+        out.push_str("source_filename = \"");
+        escape_into(&mut out, p.m.source_filename.as_bytes());
+        out.push_str("\"\n");
+        if !p.m.datalayout.is_empty() {
+            out.push_str("target datalayout = \"");
+            escape_into(&mut out, p.m.datalayout.as_bytes());
+            out.push_str("\"\n");
+        }
+        if !p.m.triple.is_empty() {
+            out.push_str("target triple = \"");
+            escape_into(&mut out, p.m.triple.as_bytes());
+            out.push_str("\"\n");
+        }
+        let structs: Vec<TypeId> = p.m.types.identified().collect();
+        if !structs.is_empty() {
+            out.push('\n');
+        }
+        for t in structs {
+            p.ty(&mut out, t);
+            out.push_str(" = type ");
+            p.m.types.write_body(&mut out, t);
+            out.push('\n');
+        }
+        if !p.m.globals.is_empty() {
+            out.push('\n');
+        }
+        for g in &p.m.globals {
+            out.push('@');
+            write_name(&mut out, &g.name);
+            out.push_str(" = ");
+            if g.init == 0 && linkage(g.linkage).is_empty() {
+                out.push_str("external ");
+            }
+            out.push_str(linkage(g.linkage));
+            out.push_str(visibility(g.visibility));
+            if g.thread_local != 0 {
+                out.push_str("thread_local ");
+            }
+            out.push_str(unnamed_addr(g.unnamed_addr));
+            if g.addrspace != 0 {
+                let _ = write!(out, "addrspace({}) ", g.addrspace);
+            }
+            if g.externally_initialized {
+                out.push_str("externally_initialized ");
+            }
+            out.push_str(if g.constant { "constant " } else { "global " });
+            p.ty(&mut out, g.ty);
+            if g.init != 0 {
+                out.push(' ');
+                p.value(&mut out, g.init - 1, 0);
+            }
+            if let Some(s) = g
+                .section
+                .checked_sub(1)
+                .and_then(|s| p.m.sections.get(s as usize))
+            {
+                out.push_str(", section \"");
+                escape_into(&mut out, s.as_bytes());
+                out.push('"');
+            }
+            if g.align != 0 && g.align <= 33 {
+                let _ = write!(out, ", align {}", 1u64 << (g.align - 1));
+            }
+            p.attachments(&mut out, &g.attachments, ", ");
+            out.push('\n');
+        }
+        for f in 0..p.m.functions.len() {
+            out.push('\n');
+            match &p.m.functions[f].body {
+                Some(b) => out.push_str(&b.text),
+                None => {
+                    p.header(&mut out, f, None);
+                    out.push('\n');
+                }
+            }
+        }
+        if !p.n.group_order.is_empty() {
+            out.push('\n');
+        }
+        for (k, g) in p.n.group_order.clone().iter().enumerate() {
+            let attrs =
+                p.m.groups
+                    .get(g)
+                    .map(|g| g.attrs.join(" "))
+                    .unwrap_or_default();
+            let _ = writeln!(out, "attributes #{k} = {{ {attrs} }}");
+        }
+        if !p.m.md.named.is_empty() {
+            out.push('\n');
+        }
+        for (name, ops) in &p.m.md.named {
+            out.push('!');
+            write_name(&mut out, name.as_bytes());
+            out.push_str(" = !{");
+            for (i, &o) in ops.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                p.md_ref(&mut out, o);
+            }
+            out.push_str("}\n");
+        }
+        let mut any = false;
+        for id in 0..p.m.md_module_len {
+            let k = p.n.numbers.get(id).copied().unwrap_or(u32::MAX);
+            if k == u32::MAX {
+                continue;
+            }
+            if !any {
+                out.push('\n');
+                any = true;
+            }
+            let item = p.m.md.items[id].clone();
+            let _ = write!(out, "!{k} = ");
+            p.md_definition(&mut out, &item);
+            out.push('\n');
+        }
+        out.push_str(&p.n.extra);
+    }
+    let failed = n.failed.take();
+    m.numbering = n;
+    match failed {
+        Some(why) => Err(why),
+        None => Ok(out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn float(ty: Ty, bits: u64) -> String {
+        let mut s = String::new();
+        write_float(&mut s, Some(&ty), bits);
+        s
+    }
+
+    #[test]
+    fn floats_print_as_llvm_prints_them() {
+        assert_eq!(float(Ty::Float, 1.0f32.to_bits().into()), "1.000000e+00");
+        assert_eq!(
+            float(Ty::Float, (-0.5f32).to_bits().into()),
+            "-5.000000e-01"
+        );
+        // 0.1f is not exact in six digits: the double's bits in hex.
+        assert_eq!(
+            float(Ty::Float, 0.1f32.to_bits().into()),
+            "0x3FB99999A0000000"
+        );
+        assert_eq!(float(Ty::Double, 1e-300f64.to_bits()), "1.000000e-300");
+        assert_eq!(float(Ty::Half, 0x3C00), "0xH3C00");
+        assert_eq!(float(Ty::BFloat, 0x3F80), "0xR3F80");
+        assert_eq!(
+            float(Ty::Float, f32::INFINITY.to_bits().into()),
+            "0x7FF0000000000000"
+        );
+    }
+
+    #[test]
+    fn names_are_quoted_when_llvm_quotes_them() {
+        let name = |n: &[u8]| {
+            let mut s = String::new();
+            write_name(&mut s, n);
+            s
+        };
+        assert_eq!(name(b"air.kernel"), "air.kernel");
+        assert_eq!(name(b"struct.mlx::Params"), "\"struct.mlx::Params\"");
+        assert_eq!(name(b"0abc"), "\"0abc\"");
+        assert_eq!(name(b"a\"b\n"), "\"a\\22b\\0A\"");
+    }
+
+    #[test]
+    fn flags_and_attributes() {
+        use super::super::attributes::{enum_name, int_attr};
+        use super::super::function::fast_math;
+        assert_eq!(fast_math(1), "fast ");
+        assert_eq!(fast_math(0b10_0010), "nnan contract ");
+        assert_eq!(enum_name(68), "noundef");
+        assert_eq!(enum_name(43), "convergent");
+        assert_eq!(int_attr(1, 16), "align 16");
+        assert_eq!(int_attr(41, 8), "dereferenceable(8)");
+    }
+}

@@ -1,0 +1,114 @@
+//! The native bitcode reader against llvm-dis-22: every `.air` module of
+//! ../shared/corpus and every module of each `.metallib` gives the same
+//! findings (rule, function, fingerprint, evidence) and the same kernels
+//! and arguments (`files[].kernels` of the JSON report) whether its text
+//! comes from `ir::bitcode` or from llvm-dis-22. Skips, saying so, without
+//! the corpus or llvm-dis-22.
+
+mod common;
+
+use air_scan::compile::LlvmDis;
+use air_scan::compile::metallib::Metallib;
+use air_scan::ir::bitcode;
+use air_scan::rules::RuleSet;
+use air_scan::scan::{self, ScanConfig};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+fn llvm_dis_22() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("llvm-dis-22"))
+            .find(|c| c.is_file())
+    });
+    if found.is_none() {
+        eprintln!("SKIPPED: no llvm-dis-22 on PATH; the differential test did not run");
+    }
+    found
+}
+
+/// What must agree: each finding's rule, function, fingerprint and
+/// evidence, in order, and the kernels with their arguments.
+fn facts(
+    name: &str,
+    text: &str,
+    config: &ScanConfig<'_>,
+) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let report = scan::scan_text_with(name.to_string(), text, config);
+    let findings = report
+        .findings
+        .iter()
+        .map(|f| {
+            let v = serde_json::to_value(f).unwrap();
+            serde_json::json!({
+                "rule": v["rule"],
+                "function": v["function"],
+                "fingerprint": v["fingerprint"],
+                "evidence": v["evidence"],
+            })
+        })
+        .collect();
+    (findings, serde_json::to_value(&report.kernels).unwrap())
+}
+
+#[test]
+fn native_text_scans_as_llvm_dis_22_text() {
+    let Some(corpus) = common::shared("corpus", "the native bitcode differential test") else {
+        return;
+    };
+    let Some(tool) = llvm_dis_22() else { return };
+    let tool = LlvmDis::new(tool);
+    let mut modules: Vec<(String, Vec<u8>)> = Vec::new();
+    for p in common::files_ending(&corpus, ".air") {
+        let bytes = std::fs::read(&p).unwrap();
+        modules.push((p.display().to_string(), bytes));
+    }
+    let libraries = common::files_ending(&corpus, ".metallib");
+    for p in &libraries {
+        let bytes = std::fs::read(p).unwrap();
+        let lib = Metallib::parse(&bytes).unwrap();
+        for f in &lib.functions {
+            modules.push((format!("{}:{}", p.display(), f.name), f.module().to_vec()));
+        }
+    }
+    let rules = RuleSet::builtin();
+    let config = ScanConfig::new(&rules);
+    let outcomes: Vec<Result<(), String>> = modules
+        .par_iter()
+        .map(|(name, bytes)| {
+            let (native, external) = match (bitcode::to_text(bytes, name, 0), tool.disassemble(bytes, name)) {
+                (Ok(n), Ok(e)) => (n, e),
+                // Not bitcode at all (a text file named .air): both refuse.
+                (Err(_), Err(_)) => return Ok(()),
+                (Err(e), Ok(_)) => return Err(format!("{name}: refused natively: {e}")),
+                (Ok(_), Err(e)) => return Err(format!("{name}: llvm-dis-22: {e}")),
+            };
+            let (nf, nk) = facts(name, &native, &config);
+            let (ef, ek) = facts(name, &external, &config);
+            if nf != ef {
+                return Err(format!(
+                    "{name}: findings differ: native {} vs llvm-dis-22 {}\n  native: {:?}\n  llvm-dis-22: {:?}",
+                    nf.len(),
+                    ef.len(),
+                    nf.iter().find(|f| !ef.contains(f)),
+                    ef.iter().find(|f| !nf.contains(f)),
+                ));
+            }
+            if nk != ek {
+                return Err(format!("{name}: kernels differ"));
+            }
+            Ok(())
+        })
+        .collect();
+    let failures: Vec<&String> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+    let agree = outcomes.len() - failures.len();
+    eprintln!(
+        "native bitcode differential: {agree} of {} modules agree ({} .metallib files)",
+        outcomes.len(),
+        libraries.len()
+    );
+    for f in failures.iter().take(20) {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty(), "{} modules disagree", failures.len());
+}
