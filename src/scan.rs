@@ -800,6 +800,10 @@ fn analyze<'a>(
                     .map_or(&[][..], |r| &r.pattern.source_tokens);
                 src.status = resolver.status(src, tokens);
             }
+            // A call site holds no particular token: checked for its file and line.
+            for site in &mut f.inlined_at {
+                site.status = resolver.status(site, &[]);
+            }
             f.ir.instruction = instruction_text(module.text, v.function, f.ir.line);
             let opcode = v
                 .body

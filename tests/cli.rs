@@ -16,9 +16,9 @@ fn air_scan() -> Command {
 }
 
 #[test]
-fn text_summary_names_kernels_and_arguments() {
+fn text_inventory_names_kernels_and_arguments() {
     let out = air_scan()
-        .arg(testdata("minimal_kernel.ll"))
+        .args(["--inventory", &testdata("minimal_kernel.ll")])
         .assert()
         .success()
         .get_output()
@@ -37,10 +37,29 @@ fn text_summary_names_kernels_and_arguments() {
     );
     assert!(
         out.ends_with(
-            "1 file read: 1 ok, 0 failed; 1 kernel; 1 finding; 0 reader errors, 0 reader warnings\n"
+            "1 file read: 1 ok, 0 failed; 1 kernel; 1 finding from 1 cause; 0 reader errors, 0 reader warnings\n"
         ),
         "{out}"
     );
+    // Without --inventory the findings come first, and no argument list.
+    let plain = air_scan()
+        .arg(testdata("minimal_kernel.ll"))
+        .output()
+        .unwrap();
+    let plain = String::from_utf8(plain.stdout).unwrap();
+    assert!(
+        plain.starts_with("warning[AIR001]: `udiv` by `divisor`"),
+        "{plain}"
+    );
+    assert!(!plain.contains("[1] divisor"), "{plain}");
+    // --quiet keeps only the summary.
+    let quiet = air_scan()
+        .args(["--quiet", &testdata("minimal_kernel.ll")])
+        .output()
+        .unwrap();
+    let quiet = String::from_utf8(quiet.stdout).unwrap();
+    assert!(quiet.starts_with("findings by rule:\n"), "{quiet}");
+    assert!(!quiet.contains("warning["), "{quiet}");
 }
 
 #[test]
@@ -53,7 +72,8 @@ fn json_report_has_the_documented_shape() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
+    assert!(v["scan"]["arguments"].is_array(), "{v:#}");
     assert_eq!(v["tool"]["name"], "air-scan");
     let file = &v["files"][0];
     assert!(
@@ -114,6 +134,7 @@ fn parse_errors_name_file_and_line_and_exit_2() {
     let path = dir.path().join("broken.ll");
     std::fs::write(&path, broken).unwrap();
     let out = air_scan()
+        .args(["--inventory"])
         .arg(&path)
         .assert()
         .code(2)
@@ -150,5 +171,12 @@ fn scans_are_deterministic_across_job_counts() {
         .output()
         .unwrap()
         .stdout;
-    assert_eq!(one, two);
+    // Alike but for `scan.arguments`, which records `-j`.
+    let without_arguments = |out: &[u8]| {
+        let mut v: serde_json::Value = serde_json::from_slice(out).unwrap();
+        v["scan"]["arguments"] = serde_json::Value::Null;
+        v
+    };
+    assert_eq!(without_arguments(&one), without_arguments(&two));
+    assert_ne!(one, two);
 }

@@ -12,11 +12,14 @@ fn output(format: &str, fixture: &str) -> String {
         .args(["--format", format, fixture])
         .output()
         .unwrap();
-    // SARIF's `%SRCROOT%` and `informationUri` are this checkout's folder.
+    // SARIF's `%SRCROOT%` and `informationUri`, and JSON's `scan.root`,
+    // are this checkout's folder.
     let crate_root = format!("file://{}", env!("CARGO_MANIFEST_DIR"));
+    let json_root = format!("\"root\": \"{}\"", env!("CARGO_MANIFEST_DIR"));
     String::from_utf8(out.stdout)
         .unwrap()
         .replace(&crate_root, "file:///[crate]")
+        .replace(&json_root, "\"root\": \"[crate]\"")
 }
 
 #[test]

@@ -1155,6 +1155,16 @@ impl<'a, 't> Parser<'a, 't> {
                     return Ok(MetaNode::specialized(kind, fields));
                 }
                 loop {
+                    if kind == "DIArgList" {
+                        // `T %v` operands, a type of any era (`ptr addrspace(1)`,
+                        // `%struct.S addrspace(1)*`) before each value.
+                        self.parse_operand()?;
+                        if self.lx.eat(b')') {
+                            return Ok(MetaNode::specialized(kind, fields));
+                        }
+                        self.expect(b',')?;
+                        continue;
+                    }
                     let f = self.lx.next_token();
                     match f.tok {
                         Tok::Label(name) => {

@@ -86,6 +86,18 @@ pub fn cost_notes(m: &Matched, bits: u32) -> String {
     s
 }
 
+/// The operation as the message names it: `udiv`, or `udiv` and `urem`
+/// for a pair (the backquotes around it are the message's).
+pub fn op_text(opcode: &str, evidence: &Evidence) -> String {
+    match evidence {
+        Evidence::Divide(Divide {
+            paired_with: Some(p),
+            ..
+        }) => format!("{opcode}` and `{}", p.opcode),
+        _ => opcode.to_string(),
+    }
+}
+
 /// What a divide/remainder pair adds to the message: the other half.
 pub fn pair_note(evidence: &Evidence) -> String {
     match evidence {
@@ -122,7 +134,7 @@ impl RuleHook for DivideByUniform {
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
         let (evidence, origin, bits) = divide_evidence(ctx, m, Some(730))?;
-        let op = inst.opcode.name();
+        let op = &op_text(inst.opcode.name(), &evidence);
         if origin.kind == OriginKind::Builtin && origin.name == "threads_per_simdgroup" {
             return Some(Description {
                 message: format!(

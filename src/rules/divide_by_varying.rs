@@ -2,7 +2,7 @@
 //! (a thread id, device or threadgroup memory). It also runs the ~730-cycle
 //! routine, but no function constant can fix it; lower severity.
 
-use super::divide_by_uniform::{cost_notes, divide_evidence, pair_note};
+use super::divide_by_uniform::{cost_notes, divide_evidence, op_text, pair_note};
 use super::engine::Matched;
 use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::provenance::{OriginKind, Sources};
@@ -38,7 +38,7 @@ impl RuleHook for DivideByVarying {
         Some(Description {
             message: format!(
                 "`{}` by `{}` ({what}) runs Apple's ~730-cycle software divide.{}{hint} If the divisor takes few values, precompute a reciprocal (multiply-high and shift) or restructure to divide by a constant.{}",
-                inst.opcode.name(),
+                op_text(inst.opcode.name(), &evidence),
                 origin.name,
                 pair_note(&evidence),
                 cost_notes(m, bits)

@@ -1,6 +1,8 @@
 ; Hand-written for tests/suppress.rs. Shape: the debug-info modules of
 ; ../shared/corpus/kolinko__effort (DICompileUnit, DIFile, DISubprogram,
-; DILocation), reduced to five divides by the `constant uint &n` argument,
+; DILocation), reduced to five divides by the `constant uint &n` argument
+; (on five different dividends: a udiv/urem pair on the same operands
+; would be one finding),
 ; each mapped by !dbg to a line of divides.metal beside this file.
 ; Must give, before suppressions, five divide-by-uniform findings on MSL
 ; lines 9, 11, 12, 13 and 14. After suppressions: line 9 (same-line comment)
@@ -15,21 +17,22 @@ define void @divides(i32 addrspace(1)* noundef "air-buffer-no-alias" %0, i32 add
   %4 = load i32, i32 addrspace(2)* %1, align 4, !dbg !31
   %5 = udiv i32 %2, %4, !dbg !32
   store i32 %5, i32 addrspace(1)* %0, align 4, !dbg !31
-  %6 = urem i32 %2, %4, !dbg !33
-  %7 = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 1
-  store i32 %6, i32 addrspace(1)* %7, align 4, !dbg !33
-  %8 = add i32 %2, 1, !dbg !34
-  %9 = udiv i32 %8, %4, !dbg !34
-  %10 = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 2
-  store i32 %9, i32 addrspace(1)* %10, align 4, !dbg !34
-  %11 = add i32 %2, 2, !dbg !35
-  %12 = udiv i32 %11, %4, !dbg !35
-  %13 = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 3
-  store i32 %12, i32 addrspace(1)* %13, align 4, !dbg !35
-  %14 = add i32 %2, 3, !dbg !36
-  %15 = udiv i32 %14, %4, !dbg !36
-  %16 = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 4
-  store i32 %15, i32 addrspace(1)* %16, align 4, !dbg !36
+  %6 = add i32 %2, 4, !dbg !33
+  %7 = urem i32 %6, %4, !dbg !33
+  %8 = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 1
+  store i32 %7, i32 addrspace(1)* %8, align 4, !dbg !33
+  %9 = add i32 %2, 1, !dbg !34
+  %10 = udiv i32 %9, %4, !dbg !34
+  %11 = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 2
+  store i32 %10, i32 addrspace(1)* %11, align 4, !dbg !34
+  %12 = add i32 %2, 2, !dbg !35
+  %13 = udiv i32 %12, %4, !dbg !35
+  %14 = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 3
+  store i32 %13, i32 addrspace(1)* %14, align 4, !dbg !35
+  %15 = add i32 %2, 3, !dbg !36
+  %16 = udiv i32 %15, %4, !dbg !36
+  %17 = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 4
+  store i32 %16, i32 addrspace(1)* %17, align 4, !dbg !36
   ret void, !dbg !37
 }
 
@@ -53,7 +56,7 @@ attributes #0 = { convergent nounwind }
 !30 = distinct !DISubprogram(name: "divides", scope: !1, file: !1, line: 6, type: !20, scopeLine: 8, flags: DIFlagPrototyped, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0, retainedNodes: !21)
 !31 = !DILocation(line: 9, column: 14, scope: !30)
 !32 = !DILocation(line: 9, column: 18, scope: !30)
-!33 = !DILocation(line: 11, column: 18, scope: !30)
+!33 = !DILocation(line: 11, column: 24, scope: !30)
 !34 = !DILocation(line: 12, column: 24, scope: !30)
 !35 = !DILocation(line: 13, column: 24, scope: !30)
 !36 = !DILocation(line: 14, column: 24, scope: !30)
