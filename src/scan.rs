@@ -455,12 +455,8 @@ fn scan_text_at(
     diagnostics.extend(air.diagnostics.iter().cloned());
     module.metadata.forget_parsed();
 
-    let nothing_read = module.functions.is_empty()
-        && module.globals.is_empty()
-        && module.metadata.is_empty()
-        && module.target_triple.is_none()
-        && module.datalayout.is_none()
-        && module.source_filename.is_none();
+    let nothing_read =
+        module.has_no_entity() && diagnostics.iter().any(|d| d.severity == Severity::Error);
     if nothing_read {
         diagnostics.sort_by_key(|d| d.line);
         let why = diagnostics.first().map_or(String::new(), |d| {
