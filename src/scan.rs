@@ -426,6 +426,44 @@ pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
     scan_text_at(shown, &base, text, config, &|part| source.release(part))
 }
 
+/// Scans one IR text file: one report, or, for a whole library's
+/// `metal-objdump` dump, one per module, named `path:module` as a
+/// metallib's functions are, with lines as in the dump. The dump's parts
+/// that are not IR are skipped with a warning, in the last module's report.
+pub fn scan_ir_file(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
+    let shown = path.display().to_string();
+    let source = match input::load(path) {
+        Ok(s) => s,
+        Err(e) => return vec![FileReport::failed(shown, e.0)],
+    };
+    let text = match input::as_ir_text(source.bytes()) {
+        Ok(t) => t,
+        Err(e) => return vec![FileReport::failed(shown, e.0)],
+    };
+    let base = PathBuf::from(&shown);
+    let release = |part: &str| source.release(part);
+    let Some(dump) = ir::dump::split(text) else {
+        return vec![scan_text_at(shown, &base, text, config, &release)];
+    };
+    let mut reports: Vec<FileReport> = dump
+        .modules
+        .iter()
+        .map(|m| {
+            let module = ir::read_module_at(m.text, m.first_line);
+            let name = format!("{shown}:{}", m.name);
+            scan_module_at(name, &base, module, config, &release)
+        })
+        .collect();
+    if reports.is_empty() {
+        let module = ir::read_module_at("", 1);
+        reports.push(scan_module_at(shown, &base, module, config, &release));
+    }
+    if let Some(last) = reports.last_mut() {
+        last.diagnostics.extend(dump.skipped);
+    }
+    reports
+}
+
 /// Scans IR text already in memory (`path` is only used for the report).
 pub fn scan_text(path: String, text: &str, rules: &RuleSet) -> FileReport {
     scan_text_with(path, text, &ScanConfig::new(rules))
@@ -448,8 +486,18 @@ fn scan_text_at(
     config: &ScanConfig<'_>,
     release: &dyn Fn(&str),
 ) -> FileReport {
+    scan_module_at(path, base, ir::read_module(text), config, release)
+}
+
+/// [`scan_text_at`] for a module already read.
+fn scan_module_at(
+    path: String,
+    base: &Path,
+    mut module: Module<'_>,
+    config: &ScanConfig<'_>,
+    release: &dyn Fn(&str),
+) -> FileReport {
     let rules = config.rules;
-    let mut module = ir::read_module(text);
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
     let air = ir::air::air_info(&module);
     diagnostics.extend(air.diagnostics.iter().cloned());
@@ -818,7 +866,7 @@ pub fn scan_each(
             Unit::One(i, Found::File(p)) if xcrun::is_metal(p) => {
                 vec![(*i, vec![scan_metal(p, config)])]
             }
-            Unit::One(i, Found::File(p)) => vec![(*i, vec![scan_file_with(p, config)])],
+            Unit::One(i, Found::File(p)) => vec![(*i, scan_ir_file(p, config))],
             Unit::One(i, Found::Error(p, e)) => {
                 vec![(
                     *i,

@@ -26,8 +26,38 @@ const LINKAGES: &[&str] = &[
 
 /// Reads `text` (the whole file) into a module. Never fails: problems become
 /// diagnostics and the reader resumes at the next top-level entity.
+///
+/// A `metal-objdump` dump of one function is read without its wrapper. Of
+/// a whole library's dump only the first module is read, with a warning:
+/// a scan cuts such a dump into its modules (`dump::split`) and reads each
+/// with [`read_module_at`].
 pub fn read_module(text: &str) -> Module<'_> {
+    if let Some(dump) = super::dump::split(text) {
+        let Some(first) = dump.modules.first() else {
+            let mut module = read_module_at("", 1);
+            module.diagnostics.extend(dump.skipped);
+            return module;
+        };
+        let mut module = read_module_at(first.text, first.first_line);
+        if dump.modules.len() > 1 {
+            module.diagnostics.push(Diagnostic::warning(
+                first.first_line.saturating_sub(1),
+                format!(
+                    "a metal-objdump dump of {} modules: only the first, {}, is read here",
+                    dump.modules.len(),
+                    lexer::cut(first.name)
+                ),
+            ));
+        }
+        return module;
+    }
     let (text, first_line) = strip_dump_wrapper(text);
+    read_module_at(text, first_line)
+}
+
+/// Reads `text`, whose first line is line `first_line` of its file (a
+/// module of a dump), into a module.
+pub fn read_module_at(text: &str, first_line: u32) -> Module<'_> {
     if text.len() as u64 > limits::MAX_FILE_SIZE {
         // Checked here too for text that did not come through `input::load`.
         let mut module = Module::default();
