@@ -5,7 +5,7 @@
 //!
 //! ```text
 //!                                        (an optional blank line)
-//! lib.metallib:	file format metallib
+//! lib.metallib:<TAB>file format metallib
 //!
 //! Disassembly of section MODULE_LIST:
 //! 0x00000000000c1a40 -- add_one:
