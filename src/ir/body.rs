@@ -131,7 +131,10 @@ fn read_body<'a>(
             _ => {
                 // A block after a terminator with no label of its own: LLVM
                 // before 7 wrote its number in a comment, `; <label>:12`.
-                if let Some(last) = body.instructions.last()
+                // (Such a comment makes the gap since the last token longer
+                // than the `\n  ` between two instructions: one compare.)
+                if t.start > p.lx.last_end() + 12
+                    && let Some(last) = body.instructions.last()
                     && last.opcode.is_terminator()
                     && body.instructions.len() > block.instructions.start
                     && let Some((label, lines_before)) =
@@ -509,6 +512,13 @@ fn fast_line<'a>(
 /// nearly always the next line's indent and first byte settle it.
 #[inline(always)]
 fn next_token_continues(b: &[u8], nl: usize) -> bool {
+    // The usual indent and a local or a word: settled in three compares.
+    if b.get(nl + 1..nl + 3) == Some(b"  ")
+        && b.get(nl + 3)
+            .is_some_and(|&c| c == b'%' || c.is_ascii_lowercase())
+    {
+        return false;
+    }
     let mut at = nl + 1;
     loop {
         match b.get(at) {

@@ -255,23 +255,20 @@ impl<'a, 't> Parser<'a, 't> {
     }
 
     pub fn expect_int(&mut self) -> PResult<i64> {
-        let t = self.lx.peek();
-        if let Tok::Int(s) = t.tok {
-            self.lx.next_token();
-            if let Ok(v) = s.parse::<i64>() {
-                return Ok(v);
-            }
-            return self.error(t.line, format!("integer '{}' out of range", cut(s)));
-        }
-        self.expected("an integer")
+        self.expect_number()
     }
 
     /// An unsigned integer up to 2^64-1: array and vector lengths.
     pub fn expect_u64(&mut self) -> PResult<u64> {
+        self.expect_number()
+    }
+
+    /// An integer token that fits `T`.
+    fn expect_number<T: std::str::FromStr>(&mut self) -> PResult<T> {
         let t = self.lx.peek();
         if let Tok::Int(s) = t.tok {
             self.lx.next_token();
-            if let Ok(v) = s.parse::<u64>() {
+            if let Ok(v) = s.parse::<T>() {
                 return Ok(v);
             }
             return self.error(t.line, format!("integer '{}' out of range", cut(s)));
