@@ -2168,3 +2168,16 @@ fn metal_objdump_library_dump_is_one_report_per_module() {
     assert_eq!(m.diagnostics.len(), 1);
     assert_eq!(m.diagnostics[0].severity, Severity::Warning);
 }
+
+#[test]
+fn an_error_on_a_continuation_line_is_reported_there() {
+    // Line 3 goes on with the instruction of line 2 and is wrong: the error
+    // is on line 3, and the `ret` after it is read.
+    let text = "define void @f(i32 %a) {\n  %x = add i32 %a,\n         i32 %a\n  ret void\n}\n";
+    let mut m = read_module(text);
+    let (b, d) = m.body(0);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].severity, d[0].line), (Severity::Error, 3));
+    assert_eq!(opcodes(&b), [Opcode::Ret]);
+    assert_eq!(lines(&b), [4]);
+}
