@@ -475,7 +475,16 @@ pub fn scan_file(path: &Path, rules: &RuleSet) -> FileReport {
 /// kind fails, saying what it is; [`scan_path`] reads every kind).
 pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
     match input::load(path) {
-        Ok(source) => scan_source(path, &source, config),
+        Ok(source) => {
+            let text = input::as_ir_text(source.bytes());
+            let shown = path.display().to_string();
+            match text {
+                Ok(text) => scan_text_at(shown.clone(), Path::new(&shown), text, config, &|part| {
+                    source.release(part)
+                }),
+                Err(e) => FileReport::failed(shown, e.0),
+            }
+        }
         Err(e) => FileReport::failed(path.display().to_string(), e.0),
     }
 }
@@ -492,22 +501,64 @@ pub fn scan_path(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
         drop(source);
         return scan_binaries(&[path], config).concat();
     }
-    vec![scan_source(path, &source, config)]
+    scan_source(path, &source, config)
 }
 
-fn scan_source(path: &Path, source: &input::Source, config: &ScanConfig<'_>) -> FileReport {
+/// Scans one IR text file: one report, or, for a whole library's
+/// `metal-objdump` dump, one per module, named `path:module` as a
+/// metallib's functions are, with lines as in the dump. The dump's parts
+/// that are not IR are skipped with a warning, in the last module's report;
+/// a note that the file's name says another kind, in the first.
+fn scan_source(path: &Path, source: &input::Source, config: &ScanConfig<'_>) -> Vec<FileReport> {
     let shown = path.display().to_string();
     let note = input::Kind::of(source.bytes()).mismatch(path);
     let text = match input::as_ir_text(source.bytes()) {
         Ok(t) => t,
-        Err(e) => return FileReport::failed(shown, e.0),
+        Err(e) => return vec![FileReport::failed(shown, e.0)],
     };
     let base = PathBuf::from(&shown);
-    let mut report = scan_text_at(shown, &base, text, config, &|part| source.release(part));
-    if let Some(note) = note {
-        report.diagnostics.insert(0, Diagnostic::warning(0, note));
+    let release = |part: &str| source.release(part);
+    let mut reports = match ir::dump::split(text) {
+        None => vec![scan_text_at(shown, &base, text, config, &release)],
+        Some(dump) => scan_dump(&shown, &base, dump, config, &release),
+    };
+    if let (Some(note), Some(first)) = (note, reports.first_mut()) {
+        first.diagnostics.insert(0, Diagnostic::warning(0, note));
     }
-    report
+    reports
+}
+
+/// A library dump's modules, each its own report.
+fn scan_dump(
+    shown: &str,
+    base: &Path,
+    dump: ir::dump::Dump<'_>,
+    config: &ScanConfig<'_>,
+    release: &dyn Fn(&str),
+) -> Vec<FileReport> {
+    let mut reports: Vec<FileReport> = dump
+        .modules
+        .iter()
+        .map(|m| {
+            let module = ir::read_module_at(m.text, m.first_line);
+            let name = format!("{shown}:{}", m.name);
+            scan_module_at(name, base, module, config, release)
+        })
+        .collect();
+    if reports.is_empty() {
+        let module = ir::read_module_at("", 1);
+        reports.push(scan_module_at(
+            shown.to_string(),
+            base,
+            module,
+            config,
+            release,
+        ));
+    }
+    if let Some(last) = reports.last_mut() {
+        last.diagnostics.extend(dump.skipped);
+    }
+    reports
 }
 
 /// Scans IR text already in memory (`path` is only used for the report).
@@ -532,19 +583,25 @@ fn scan_text_at(
     config: &ScanConfig<'_>,
     release: &dyn Fn(&str),
 ) -> FileReport {
+    scan_module_at(path, base, ir::read_module(text), config, release)
+}
+
+/// [`scan_text_at`] for a module already read.
+fn scan_module_at(
+    path: String,
+    base: &Path,
+    mut module: Module<'_>,
+    config: &ScanConfig<'_>,
+    release: &dyn Fn(&str),
+) -> FileReport {
     let rules = config.rules;
-    let mut module = ir::read_module(text);
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
     let air = ir::air::air_info(&module);
     diagnostics.extend(air.diagnostics.iter().cloned());
     module.metadata.forget_parsed();
 
-    let nothing_read = module.functions.is_empty()
-        && module.globals.is_empty()
-        && module.metadata.is_empty()
-        && module.target_triple.is_none()
-        && module.datalayout.is_none()
-        && module.source_filename.is_none();
+    let nothing_read =
+        module.has_no_entity() && diagnostics.iter().any(|d| d.severity == Severity::Error);
     if nothing_read {
         diagnostics.sort_by_key(|d| d.line);
         let why = diagnostics.first().map_or(String::new(), |d| {

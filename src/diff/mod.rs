@@ -365,13 +365,7 @@ fn measure<T>(
     let text = input::as_ir_text(source.bytes()).map_err(|e| fail(e.0))?;
     let mut an = metrics::analyze(&shown, text, rules);
     let m = &an.module;
-    let nothing_read = m.functions.is_empty()
-        && m.globals.is_empty()
-        && m.metadata.is_empty()
-        && m.target_triple.is_none()
-        && m.datalayout.is_none()
-        && m.source_filename.is_none();
-    if nothing_read {
+    if m.has_no_entity() && !an.errors.is_empty() {
         return Err(fail("not LLVM IR text: no module entity found".into()));
     }
     let warning = an.errors.first().map(|d| {
