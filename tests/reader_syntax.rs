@@ -2142,7 +2142,7 @@ fn metal_objdump_library_dump_is_one_report_per_module() {
         assert_eq!(r.status, air_scan::scan::Status::Ok);
         assert_eq!(r.error_count(), 0, "{:?}", r.diagnostics);
         assert_eq!(r.kernels.len(), 1);
-        assert_eq!(r.kernels[0].name, kernel);
+        assert_eq!(&*r.kernels[0].name, kernel);
     }
     assert!(reports[0].diagnostics.is_empty());
     let d = &reports[1].diagnostics;
