@@ -17,10 +17,18 @@ const DATALAYOUT: &str = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:
 
 // ---- helpers ----
 
-/// The text of `testdata/reader/<name>`, leaked so the module can borrow it
-/// for the whole test.
+/// The text of `testdata/reader/<name>`, or of `tests/inputs/reader/<name>`
+/// for the inputs broken on purpose (kept out of testdata/, which the
+/// README's first command scans), leaked so the module can borrow it for
+/// the whole test.
 fn fixture(name: &str) -> &'static str {
-    let path = format!("{}/testdata/reader/{name}", env!("CARGO_MANIFEST_DIR"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let broken = format!("{root}/tests/inputs/reader/{name}");
+    let path = if std::path::Path::new(&broken).is_file() {
+        broken
+    } else {
+        format!("{root}/testdata/reader/{name}")
+    };
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     Box::leak(text.into_boxed_str())
 }
