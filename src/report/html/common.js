@@ -161,10 +161,11 @@ function svg(tag, attrs, text) {
   return e;
 }
 
-// Horizontal bars: items [{label, value, title, cls}], widths against the
-// largest absolute value.
+// Horizontal bars: items [{label, note, value, title, cls}], widths against
+// the largest absolute value; a long label is cut in its middle.
 function barChart(items, unit) {
-  const rowH = 20, labelW = 360, barW = 560, valueW = 140;
+  const rowH = 20, labelW = 560, barW = 520, valueW = 140;
+  const cut = (s, n) => (s.length > n ? s.slice(0, n - 20) + "…" + s.slice(-19) : s);
   const width = labelW + barW + valueW;
   const chart = svg("svg", { class: "chart", width, height: items.length * rowH + 4, viewBox: "0 0 " + width + " " + (items.length * rowH + 4), role: "img" });
   const max = Math.max(1, ...items.map((i) => Math.abs(i.value)));
@@ -172,8 +173,9 @@ function barChart(items, unit) {
     const y = n * rowH + 2;
     const g = svg("g", { class: "item" });
     g.append(svg("title", null, it.title || it.label));
-    const label = it.label.length > 52 ? it.label.slice(0, 50) + "…" : it.label;
-    g.append(svg("text", { x: labelW - 8, y: y + 14, "text-anchor": "end" }, label));
+    const label = svg("text", { x: labelW - 8, y: y + 14, "text-anchor": "end" }, cut(it.label, 48));
+    if (it.note) label.append(svg("tspan", { class: "v", dx: 6 }, cut(it.note, 36)));
+    g.append(label);
     const w = Math.max(1, (Math.abs(it.value) / max) * barW);
     g.append(svg("rect", { class: "bar " + (it.cls || ""), x: labelW, y: y + 3, width: w, height: rowH - 6, rx: 2 }));
     g.append(svg("text", { class: "v", x: labelW + w + 6, y: y + 14 }, fmt(it.value) + (unit ? " " + unit : "")));

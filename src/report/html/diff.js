@@ -166,5 +166,4 @@ function diffSection(diff, n) {
 
 APP.append(el("h1", null, "air-scan diff"));
 DATA.diffs.forEach(diffSection);
-if (DATA.error) APP.append(el("p", { class: "hurt" }, DATA.error));
 document.body.dataset.rendered = "diff";

@@ -24,7 +24,7 @@ function header() {
     card("n-error", DATA.by_severity.error, "errors"),
     card("n-warning", DATA.by_severity.warning, "warnings"),
     card("n-note", DATA.by_severity.note, "notes"),
-    card("n-cycles", DATA.estimated_cycles, "estimated cycles (for ranking)"),
+    card("n-cycles", DATA.estimated_cycles, "est. cycles (to rank)"),
   ));
   if (t.suppressed || t.baseline_matched || t.reader_errors || t.reader_warnings) {
     APP.append(el("p", { class: "meta" },
@@ -138,7 +138,8 @@ function kernels() {
   const costly = DATA.kernels.filter((k) => k.cycles > 0).sort((a, b) => b.cycles - a.cycles).slice(0, 15);
   if (costly.length) {
     APP.append(el("p", { class: "meta" }, "The costliest kernels: estimated cycles per thread (each flagged instruction once; loop trips not counted)."));
-    APP.append(barChart(costly.map((k) => ({ label: k.name, value: k.cycles, title: k.name + " in " + DATA.paths[k.file] })), "cycles"));
+    const file = (k) => DATA.paths[k.file].slice(DATA.paths[k.file].lastIndexOf("/") + 1);
+    APP.append(barChart(costly.map((k) => ({ label: k.name, note: file(k), value: k.cycles, title: k.name + " in " + DATA.paths[k.file] })), "cycles"));
   }
   const t = new Table([
     { label: "Kernel", key: (k) => k.name, cell: (k) => k.name, cls: "name mono" },
