@@ -605,6 +605,26 @@ mod tests {
     }
 
     #[test]
+    fn arguments_read_as_a_declaration_would() {
+        let text = include_str!("../../testdata/minimal_kernel.ll");
+        let rules = crate::rules::RuleSet::builtin();
+        let report = crate::scan::scan_text("m.ll".into(), text, &rules);
+        let texts: Vec<String> = report.kernels[0]
+            .arguments
+            .iter()
+            .map(|a| argument_text(a))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "data: float (buffer(0), device, read_write)",
+                "divisor: uint (buffer(1), constant, read)",
+                "gid: uint (thread_position_in_grid)",
+            ]
+        );
+    }
+
+    #[test]
     fn a_page_is_one_document_with_its_data_inline() {
         let text = page("t <x>", View::Scan, &serde_json::json!({"a": "</script>"})).unwrap();
         assert!(text.contains("<title>t &lt;x&gt;</title>"));

@@ -164,8 +164,10 @@ function svg(tag, attrs, text) {
 // Horizontal bars: items [{label, note, value, title, cls}], widths against
 // the largest absolute value; a long label is cut in its middle.
 function barChart(items, unit) {
-  const rowH = 20, labelW = 560, barW = 520, valueW = 140;
   const cut = (s, n) => (s.length > n ? s.slice(0, n - 20) + "…" + s.slice(-19) : s);
+  // Room for the longest label at ~6.6 px a character (11.5 px text).
+  const longest = Math.max(...items.map((i) => cut(i.label, 48).length + (i.note ? cut(i.note, 36).length + 1 : 0)));
+  const rowH = 20, labelW = Math.min(600, Math.max(120, longest * 6.6 + 16)), barW = 560, valueW = 140;
   const width = labelW + barW + valueW;
   const chart = svg("svg", { class: "chart", width, height: items.length * rowH + 4, viewBox: "0 0 " + width + " " + (items.length * rowH + 4), role: "img" });
   const max = Math.max(1, ...items.map((i) => Math.abs(i.value)));

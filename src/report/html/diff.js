@@ -84,7 +84,13 @@ function kernelBody(k) {
   const d = el("div", { class: "body" });
   const rows = ordered(k.metrics).filter(([, r]) => r.a || r.b).map(([key, r]) => [label(key), r])
     .concat(Object.entries(k.findings).filter(([, r]) => r.a || r.b).map(([rule, r]) => ["findings: " + rule, r]));
-  d.append(rows.length ? metricTable(rows, true) : el("p", { class: "empty" }, "nothing counted"));
+  // What changed, as shader-db lists it; the rest in a line.
+  const moved = rows.filter(([, r]) => r.change !== 0);
+  d.append(moved.length ? metricTable(moved, true) : el("p", { class: "empty" }, "no metric changed"));
+  if (rows.length > moved.length) {
+    const same = rows.filter(([, r]) => r.change === 0).map(([name, r]) => name + " " + fmt(r.a));
+    d.append(el("p", { class: "site" }, "unchanged: " + same.join(", ")));
+  }
   for (const c of k.introduced) d.append(findingChange(c, true));
   for (const c of k.removed) d.append(findingChange(c, false));
   return d;
@@ -123,7 +129,7 @@ function oneSided(title, list, id) {
 
 function diffSection(diff, n) {
   const s = diff.summary;
-  APP.append(el("h2", null, "a: " + diff.a), el("p", { class: "meta" }, "b: " + diff.b));
+  APP.append(el("h2", null, "a: " + diff.a + " → b: " + diff.b));
   APP.append(el("div", { class: "cards" },
     card("d" + n + "-kernels", s.kernels, "kernels on both sides"),
     card("d" + n + "-changed", s.changed, "changed"),
