@@ -12,6 +12,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The scan page's summary cards and the JSON report's `totals` they show.
+const TOTALS_SHOWN: &[(&str, &str)] = &[
+    ("n-files", "files"),
+    ("n-failed", "failed"),
+    ("n-skipped", "skipped"),
+    ("n-kernels", "kernels"),
+    ("n-findings", "findings"),
+    ("n-causes", "causes"),
+];
+
 /// The page for the whole corpus must stay below this.
 const MAX_CORPUS_PAGE: usize = 5 << 20;
 
@@ -128,6 +138,14 @@ impl Loaded {
             .unwrap_or_else(|_| panic!("#{id} holds {text:?}"))
     }
 
+    /// Each element `id` shows the number `of[key]`.
+    fn assert_numbers(&self, of: &Value, ids: &[(&str, &str)]) {
+        for (id, key) in ids {
+            let want = of[key].as_u64().unwrap_or_else(|| panic!("no {key}"));
+            assert_eq!(self.number(id), want, "#{id}");
+        }
+    }
+
     /// Rows of a table made with `rowClass` `class`.
     fn rows(&self, class: &str) -> usize {
         self.dom
@@ -172,20 +190,15 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
     let loaded = load(&browser, &page, "#open=causes");
     loaded.assert_clean("scan");
     let totals = &report["totals"];
-    for (id, key) in [
-        ("n-files", "files"),
-        ("n-failed", "failed"),
-        ("n-skipped", "skipped"),
-        ("n-kernels", "kernels"),
-        ("n-findings", "findings"),
-        ("n-causes", "causes"),
-    ] {
-        assert_eq!(loaded.number(id), totals[key].as_u64().unwrap(), "{id}");
-    }
-    for s in ["error", "warning", "note"] {
-        let n = totals["findings_by_severity"][s].as_u64().unwrap();
-        assert_eq!(loaded.number(&format!("n-{s}")), n, "{s}");
-    }
+    loaded.assert_numbers(totals, TOTALS_SHOWN);
+    loaded.assert_numbers(
+        &totals["findings_by_severity"],
+        &[
+            ("n-error", "error"),
+            ("n-warning", "warning"),
+            ("n-note", "note"),
+        ],
+    );
     let estimated: u64 = report["summary"]["by_rule"]
         .as_array()
         .unwrap()
@@ -315,15 +328,16 @@ fn the_diff_page_shows_totals_and_moved_computations_on_both_sides() {
     let loaded = load(&browser, &page, "");
     loaded.assert_clean("diff");
     let summary = &report["summary"];
-    for (id, key) in [
-        ("d0-kernels", "kernels"),
-        ("d0-changed", "changed"),
-        ("d0-only-a", "only_a"),
-        ("d0-only-b", "only_b"),
-        ("d0-errors", "errors"),
-    ] {
-        assert_eq!(loaded.number(id), summary[key].as_u64().unwrap(), "{id}");
-    }
+    loaded.assert_numbers(
+        summary,
+        &[
+            ("d0-kernels", "kernels"),
+            ("d0-changed", "changed"),
+            ("d0-only-a", "only_a"),
+            ("d0-only-b", "only_b"),
+            ("d0-errors", "errors"),
+        ],
+    );
     // One totals row per metric counted on some side, with helped and hurt.
     let totals = &report["totals"];
     let counted = |group: &str| {
@@ -403,16 +417,136 @@ fn the_corpus_page_is_small_and_complete() {
     let path = write(dir.path(), "corpus.html", page.as_bytes());
     let loaded = load(&browser, &path, "");
     loaded.assert_clean("scan");
-    for (id, key) in [
-        ("n-files", "files"),
-        ("n-kernels", "kernels"),
-        ("n-findings", "findings"),
-        ("n-causes", "causes"),
-        ("n-skipped", "skipped"),
-    ] {
-        assert_eq!(loaded.number(id), report["totals"][key].as_u64().unwrap());
-    }
+    loaded.assert_numbers(&report["totals"], TOTALS_SHOWN);
     let len = |v: &Value| v.as_array().unwrap().len();
     assert_eq!(loaded.rows("cause"), len(&report["causes"]));
     assert_eq!(loaded.rows("kernel"), len(&report["summary"]["by_kernel"]));
+}
+
+/// What a script clicking the page's headings and setting its filters saw,
+/// run after the page's own scripts (in a function: they share one scope).
+const CLICKS: &str = r##"<script>
+(() => {
+const q = (s) => [...document.querySelectorAll(s)];
+const ths = q("#kernels thead th");
+const col = ths.findIndex((t) => t.textContent === "Findings");
+const column = () => q("#kernels tbody tr.row").map((tr) => Number(tr.children[col].textContent.replace(/,/g, "")));
+ths[col].click();
+const first = column();
+ths[col].click();
+const second = column();
+const set = (id, value, event) => {
+  const e = document.getElementById(id);
+  e.value = value;
+  e.dispatchEvent(new Event(event));
+};
+const shown = () => [q("#causes tbody tr.row").length, q("#kernels tbody tr.row").length];
+set("f-rule", "RULE", "change");
+const byRule = shown();
+set("f-rule", "", "change");
+set("f-severity", "error", "change");
+const bySeverity = shown();
+set("f-severity", "", "change");
+set("f-kernel", "KERNEL", "input");
+const byKernel = shown();
+document.body.dataset.check = JSON.stringify({ first, second, byRule, bySeverity, byKernel });
+})();
+</script></body>"##;
+
+/// Sorting a table by a column, both ways, and each filter, in the
+/// browser, against the JSON report of the same scan.
+#[test]
+fn tables_sort_and_filter_in_the_browser() {
+    let Some(browser) = chromium("sorting and filtering in a browser") else {
+        return;
+    };
+    let root = fixture("rules");
+    let run = |format: &str| {
+        air_scan()
+            .arg(&root)
+            .args(["--format", format])
+            .output()
+            .unwrap()
+    };
+    let report: Value = serde_json::from_slice(&run("json").stdout).unwrap();
+    let causes = report["causes"].as_array().unwrap();
+    let kernels = report["summary"]["by_kernel"].as_array().unwrap();
+    let rule = "divide-by-uniform";
+    // A kernel some causes reach and others do not.
+    let kernel = causes[0]["kernels"][0].as_str().unwrap().to_lowercase();
+    let kernel = kernel.as_str();
+    let page = String::from_utf8(run("html").stdout).unwrap().replacen(
+        "</body>",
+        &CLICKS.replace("RULE", rule).replace("KERNEL", kernel),
+        1,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "clicks.html", page.as_bytes());
+    let loaded = load(&browser, &path, "");
+    loaded.assert_clean("scan");
+    let at = loaded.dom.find("data-check=\"").expect("the clicks ran") + 12;
+    let text = &loaded.dom[at..];
+    let text = text[..text.find('"').unwrap()]
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    let seen: Value = serde_json::from_str(&text).unwrap();
+    let numbers = |v: &Value| -> Vec<u64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .collect()
+    };
+    // The table opens sorted by cycles; one click sorts by findings, most
+    // first, a second click fewest first.
+    let mut want: Vec<u64> = kernels
+        .iter()
+        .map(|k| k["findings"].as_u64().unwrap())
+        .collect();
+    want.sort_unstable_by(|a, b| b.cmp(a));
+    assert!(
+        want.first() > want.last(),
+        "findings differ between kernels"
+    );
+    assert_eq!(numbers(&seen["first"]), want);
+    want.reverse();
+    assert_eq!(numbers(&seen["second"]), want);
+    let count = |keep: &dyn Fn(&Value) -> bool, list: &[Value]| {
+        list.iter().filter(|v| keep(v)).count() as u64
+    };
+    let has_rule = |k: &Value| {
+        k["by_rule"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["rule"] == rule)
+    };
+    assert_eq!(
+        numbers(&seen["byRule"]),
+        [
+            count(&|c| c["rule"] == rule, causes),
+            count(&has_rule, kernels)
+        ]
+    );
+    let errors = |k: &Value| k["by_severity"]["error"].as_u64().unwrap() > 0;
+    assert_eq!(
+        numbers(&seen["bySeverity"]),
+        [
+            count(&|c| c["severity"] == "error", causes),
+            count(&errors, kernels)
+        ]
+    );
+    let names = |v: &Value| v.as_str().unwrap().to_lowercase().contains(kernel);
+    let reaches = |c: &Value| {
+        c["kernels"].as_array().unwrap().iter().any(names) || names(&c["location"]["function"])
+    };
+    let by_kernel = numbers(&seen["byKernel"]);
+    assert_eq!(
+        by_kernel,
+        [
+            count(&reaches, causes),
+            count(&|k| names(&k["name"]), kernels)
+        ]
+    );
+    assert!(by_kernel[0] > 0 && by_kernel[0] < causes.len() as u64);
 }
