@@ -11,6 +11,8 @@ enum Format {
     Json,
     /// SARIF 2.1.0, for GitHub code scanning; URIs relative to the current directory.
     Sarif,
+    /// One self-contained HTML page: summary, causes, kernels, files not read.
+    Html,
 }
 
 /// The least severe finding that makes the exit code 1.
@@ -426,6 +428,10 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
                 inventory: args.inventory,
                 quiet: args.quiet,
             },
+        ))),
+        Format::Html => Some(Box::new(report::html::HtmlStream::new(
+            std::io::stdout(),
+            &report::json::ScanInfo::of_process(),
         ))),
         Format::Sarif => None,
     };

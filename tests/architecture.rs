@@ -27,10 +27,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "ir", "analysis", "source", "rules", "input", "compile", "scan", "suppress", "baseline",
         ],
     ),
+    // The HTML page's shell (report::html::page) is shared with the scan's.
     (
         "diff",
         &[
-            "ir", "analysis", "source", "rules", "input", "compile", "scan",
+            "ir", "analysis", "source", "rules", "input", "compile", "scan", "report",
         ],
     ),
 ];

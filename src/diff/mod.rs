@@ -28,6 +28,8 @@ use std::path::{Path, PathBuf};
 pub enum DiffFormat {
     Text,
     Json,
+    /// One self-contained page (report::html).
+    Html,
 }
 
 /// Compare the kernels of two IR files, or of two directories of them.
@@ -103,27 +105,35 @@ impl DiffReport {
 /// changed, 1 some did, 2 error).
 pub fn run(args: &DiffArgs) -> (String, u8) {
     let rules = RuleSet::builtin();
-    let render = |report: &DiffReport| match args.format {
-        DiffFormat::Text => render::text(report, args.changes_only),
-        DiffFormat::Json => render::json(report, args.changes_only),
+    // Text and JSON give each comparison in turn; a page holds them all.
+    let render = |reports: &[DiffReport]| match args.format {
+        DiffFormat::Text => reports
+            .iter()
+            .map(|r| render::text(r, args.changes_only))
+            .collect(),
+        DiffFormat::Json => reports
+            .iter()
+            .map(|r| render::json(r, args.changes_only))
+            .collect(),
+        DiffFormat::Html => render::html(reports, args.changes_only),
     };
     match &args.b {
         Some(b) => {
             let report = diff(&args.a, b, &rules);
-            (render(&report), report.exit_code())
+            let code = report.exit_code();
+            (render(&[report]), code)
         }
         None if crate::compile::xcrun::is_metal(&args.a) => match compile_levels(args) {
             Ok(sides) => {
-                let mut out = String::new();
-                let mut code = 0;
+                let mut reports = Vec::new();
                 for pair in sides.windows(2) {
                     let mut report = diff(&pair[0].1, &pair[1].1, &rules);
                     report.a = format!("{} at -{}", args.a.display(), pair[0].0);
                     report.b = format!("{} at -{}", args.a.display(), pair[1].0);
-                    out.push_str(&render(&report));
-                    code = code.max(report.exit_code());
+                    reports.push(report);
                 }
-                (out, code)
+                let code = reports.iter().map(DiffReport::exit_code).max().unwrap_or(0);
+                (render(&reports), code)
             }
             Err(e) => (format!("diff: error: {e}\n"), 2),
         },

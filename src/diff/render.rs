@@ -387,6 +387,28 @@ fn one_sided_json(list: &[OneSided]) -> Value {
 
 /// The JSON report (docs/diff.schema.json).
 pub fn json(r: &DiffReport, changes_only: bool) -> String {
+    let mut s =
+        serde_json::to_string_pretty(&json_value(r, changes_only)).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}
+
+/// The HTML page of one or more diffs (a `.metal` source's pairs of
+/// levels): their JSON, drawn by the page's script, with each metric's
+/// key and label in the order the text shows them.
+pub fn html(reports: &[DiffReport], changes_only: bool) -> String {
+    let labels: Vec<[&str; 2]> = METRICS.iter().map(|m| [m.key, m.label]).collect();
+    let diffs: Vec<Value> = reports
+        .iter()
+        .map(|r| json_value(r, changes_only))
+        .collect();
+    let data = json!({ "labels": labels, "diffs": diffs });
+    crate::report::html::page("air-scan diff", crate::report::html::View::Diff, &data)
+        .unwrap_or_else(|e| format!("diff: error: {e}\n"))
+}
+
+/// The JSON report as a value.
+fn json_value(r: &DiffReport, changes_only: bool) -> Value {
     let kernels: Vec<Value> = r
         .kernels
         .iter()
@@ -404,7 +426,7 @@ pub fn json(r: &DiffReport, changes_only: bool) -> String {
         })
         .collect();
     let changed = r.kernels.iter().filter(|k| k.changed()).count();
-    let doc = json!({
+    json!({
         "a": r.a,
         "b": r.b,
         "changed": r.changed(),
@@ -426,8 +448,5 @@ pub fn json(r: &DiffReport, changes_only: bool) -> String {
             "findings": totals_json(&r.finding_totals, changes_only),
         },
         "errors": r.errors,
-    });
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".to_string());
-    s.push('\n');
-    s
+    })
 }

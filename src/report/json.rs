@@ -202,7 +202,7 @@ pub fn summarize(files: &[FileReport], cycles: &BTreeMap<String, u32>) -> Summar
 }
 
 /// `summarize`, one file at a time.
-struct SummaryCounter {
+pub(super) struct SummaryCounter {
     summary: Summary,
     /// By path, then by name, sorted by name when done (a look-up per
     /// finding and kernel it reaches, on files of hundreds of kernels).
@@ -214,7 +214,7 @@ struct SummaryCounter {
 }
 
 impl SummaryCounter {
-    fn new(cycles: Option<BTreeMap<String, u32>>) -> Self {
+    pub(super) fn new(cycles: Option<BTreeMap<String, u32>>) -> Self {
         SummaryCounter {
             summary: Summary::default(),
             kernels: BTreeMap::new(),
@@ -222,7 +222,7 @@ impl SummaryCounter {
         }
     }
 
-    fn add(&mut self, file: &FileReport) {
+    pub(super) fn add(&mut self, file: &FileReport) {
         let summary = &mut self.summary;
         let kernels = self.kernels.entry(file.path.clone()).or_default();
         for entry in file.kernels.iter().chain(&file.shaders) {
@@ -297,7 +297,7 @@ impl SummaryCounter {
         }
     }
 
-    fn finish(mut self) -> Summary {
+    pub(super) fn finish(mut self) -> Summary {
         self.summary.by_kernel = self
             .kernels
             .into_values()

@@ -1,7 +1,9 @@
 //! Turning scan results into output: `text` for people, `json` and `sarif`
-//! for tools (`json_writer` writes the JSON report's bytes fast).
+//! for tools (`json_writer` writes the JSON report's bytes fast), `html`
+//! for people opening a CI artifact (also the page of `air-scan diff`).
 
 pub mod causes;
+pub mod html;
 pub mod json;
 pub mod json_writer;
 pub mod sarif;
