@@ -174,6 +174,12 @@ pub struct ScanConfig<'r> {
     pub walk: input::WalkOptions,
     /// Draw a progress bar on stderr (only ever when it is a terminal).
     pub progress: bool,
+    /// `--emit-ir`: where the text of each module read from a binary is
+    /// written ([`emitted_ir_name`]), so the IR lines findings name can be
+    /// opened. The folder must exist.
+    pub emit_ir: Option<PathBuf>,
+    /// How many modules were written there.
+    emitted: std::sync::atomic::AtomicUsize,
     /// Resolved once per scan, like `llvm_dis_found`.
     xcrun_found: std::sync::OnceLock<Result<Xcrun, Unavailable>>,
     /// `air-scan.toml` per directory of a `.metal` file, read once.
@@ -190,6 +196,8 @@ impl<'r> ScanConfig<'r> {
             metal: MetalOptions::default(),
             walk: input::WalkOptions::default(),
             progress: false,
+            emit_ir: None,
+            emitted: Default::default(),
             xcrun_found: Default::default(),
             projects: Default::default(),
         }
@@ -216,6 +224,29 @@ impl<'r> ScanConfig<'r> {
             }
         }
         Ok(())
+    }
+
+    /// How many modules `--emit-ir` wrote so far.
+    pub fn emitted_ir(&self) -> usize {
+        self.emitted.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Writes a binary module's text under `--emit-ir`; a failure is a
+    /// warning on the module's report, and the scan goes on.
+    fn emit_ir(&self, name: &str, text: &str) -> Option<Diagnostic> {
+        let dir = self.emit_ir.as_ref()?;
+        let path = dir.join(emitted_ir_name(name));
+        match std::fs::write(&path, text) {
+            Ok(()) => {
+                self.emitted
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                None
+            }
+            Err(e) => Some(Diagnostic::warning(
+                0,
+                format!("--emit-ir: cannot write {}: {e}", path.display()),
+            )),
+        }
     }
 
     /// The compiler driver for `.metal` files, found on first need.
@@ -281,7 +312,9 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
                     };
                     match m.text {
                         Ok(text) => {
+                            let emit_failed = config.emit_ir(&name, &text);
                             let mut r = scan_text_with(name, &text, config);
+                            r.diagnostics.extend(emit_failed);
                             // Disassembled in memory: no IR line is on disk.
                             for f in &mut r.findings {
                                 f.ir.on_disk = false;
@@ -298,6 +331,36 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
             reports
         })
         .collect()
+}
+
+/// The file name `--emit-ir` gives the text of the module a report names
+/// `name` (`lib.metallib:function`, `kernels/a.air`): `name` and `.ll`,
+/// every byte but ASCII letters, digits, `_`, `-`, `+`, `,`, `=`, `@` and
+/// a `.` not in the first place written `%XX`, so that two names never
+/// share a file and none climbs out of the folder or hides. A name longer
+/// than 200 bytes so written keeps its first 180 and a hash of the whole.
+pub fn emitted_ir_name(name: &str) -> String {
+    const MAX: usize = 200;
+    let mut out = String::with_capacity(name.len() + 3);
+    for (i, b) in name.bytes().enumerate() {
+        let plain = b.is_ascii_alphanumeric()
+            || matches!(b, b'_' | b'-' | b'+' | b',' | b'=' | b'@')
+            || (b == b'.' && i > 0);
+        if plain {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    if out.len() > MAX {
+        let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        out.truncate(180);
+        out.push_str(&format!("~{hash:016x}"));
+    }
+    out.push_str(".ll");
+    out
 }
 
 /// Scans a `.metal` source: compiles it at each level (in parallel, on the
