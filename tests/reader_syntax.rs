@@ -2189,3 +2189,15 @@ fn an_error_on_a_continuation_line_is_reported_there() {
     assert_eq!(opcodes(&b), [Opcode::Ret]);
     assert_eq!(lines(&b), [4]);
 }
+
+/// A `DIArgList` of typed-pointer operands, as llvm-dis-14 (and the native
+/// bitcode reader) print it: read as typed values, with the instructions
+/// after it.
+#[test]
+fn a_diarglist_of_typed_pointers_reads() {
+    let mut m = clean("diarglist_typed.ll");
+    let (b, d) = body(&mut m, "f");
+    assert!(d.is_empty(), "{d:?}");
+    let opcodes: Vec<&str> = b.instructions.iter().map(|i| i.opcode_text).collect();
+    assert_eq!(opcodes, ["zext", "call", "getelementptr", "ret"]);
+}
