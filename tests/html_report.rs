@@ -223,6 +223,20 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
         assert!(skipped > 0, "testdata/'s .metal files, with no xcrun");
     }
     assert_eq!(loaded.rows("skipped"), skipped);
+    let files = report["files"].as_array().unwrap();
+    let diagnosed = files
+        .iter()
+        .filter(|f| !f["diagnostics"].as_array().unwrap().is_empty())
+        .count();
+    assert!(diagnosed > 0, "testdata/reader has reader diagnostics");
+    assert_eq!(loaded.rows("diagnosed"), diagnosed);
+    let suppressed: usize = files
+        .iter()
+        .filter_map(|f| f["suppressed"].as_array())
+        .map(Vec::len)
+        .sum();
+    assert!(suppressed > 0, "testdata/suppress");
+    assert_eq!(loaded.rows("suppressed"), suppressed);
     // `#open=causes` opened every cause: each shows its whole message
     // (as the DOM writes text: `&` and `<` escaped), its help and its IR.
     assert_eq!(
@@ -234,12 +248,25 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
             .replace('<', "&lt;")
             .replace('>', "&gt;")
     };
+    let mut exact = 0;
     for c in report["causes"].as_array().unwrap() {
         let message = dom_text(c["message"].as_str().unwrap());
         assert!(loaded.dom.contains(&message), "{message}");
         let ir = dom_text(c["location"]["ir"]["instruction"].as_str().unwrap());
         assert!(loaded.dom.contains(&ir), "{ir}");
+        // An MSL line on disk is shown, with its place.
+        let source = &c["location"]["source"];
+        if source["status"] == "exact" {
+            let (path, line) = (source["path"].as_str().unwrap(), &source["line"]);
+            let n = line.as_u64().unwrap() as usize;
+            let text = std::fs::read_to_string(path).unwrap();
+            let msl = dom_text(text.lines().nth(n - 1).unwrap());
+            exact += 1;
+            assert!(loaded.dom.contains(&format!("MSL {path}:{line}")), "{path}");
+            assert!(loaded.dom.contains(&msl), "{msl}");
+        }
     }
+    assert!(exact > 0, "testdata/ has causes on MSL lines");
 }
 
 /// A kernel, an argument and a folder named with markup: each shows as
