@@ -325,6 +325,29 @@ fn names_and_paths_with_markup_are_shown_as_text() {
     assert!(loaded.dom.contains("&lt;script&gt;alert(1)&lt;!--"));
     assert_eq!(loaded.number("n-kernels"), 1);
     assert_eq!(loaded.rows("kernel"), 1);
+    // The diff's page, of the folder with itself: the same.
+    let diff = air_scan()
+        .arg("diff")
+        .arg(&folder)
+        .arg(&folder)
+        .args(["--format", "html"])
+        .output()
+        .unwrap();
+    assert_eq!(diff.status.code(), Some(0));
+    let page = String::from_utf8(diff.stdout).unwrap();
+    assert_eq!(page.matches("</script>").count(), 2);
+    assert!(!page.contains("<script>alert"));
+    let path = write(dir.path(), "diff.html", page.as_bytes());
+    let loaded = load(&browser, &path, "");
+    loaded.assert_clean("diff");
+    assert!(!loaded.dom.contains("data-pwned"));
+    assert!(
+        loaded
+            .dom
+            .contains("k.ll: &lt;/script&gt;&lt;script&gt;document")
+    );
+    assert!(loaded.dom.contains("&lt;script&gt;alert(1)&lt;!--"));
+    assert_eq!(loaded.number("d0-kernels"), 1);
 }
 
 /// The -O0/-O2 pair of testdata/diff: per-kernel changes, helped and hurt
