@@ -600,3 +600,57 @@ fn tables_sort_and_filter_in_the_browser() {
     );
     assert!(by_kernel[0] > 0 && by_kernel[0] < causes.len() as u64);
 }
+
+/// Pages with nothing to show draw without an error: a scan without
+/// findings, a diff of two equal twins, a diff that could not open a side.
+#[test]
+fn empty_and_failed_pages_draw_cleanly() {
+    let Some(browser) = chromium("empty pages in a browser") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let minimal = fixture("minimal_kernel.ll");
+    let twins = fixture("diff/twins");
+    let pages: [(&str, Vec<std::ffi::OsString>, i32); 3] = [
+        (
+            "scan",
+            vec![minimal.into(), "--select".into(), "indirect-call".into()],
+            0,
+        ),
+        (
+            "diff",
+            vec![
+                "diff".into(),
+                twins.join("typed.ll").into(),
+                twins.join("opaque.ll").into(),
+            ],
+            0,
+        ),
+        (
+            "diff",
+            vec![
+                "diff".into(),
+                dir.path().join("absent").into(),
+                twins.into(),
+            ],
+            2,
+        ),
+    ];
+    for (n, (view, args, code)) in pages.into_iter().enumerate() {
+        let out = air_scan()
+            .args(&args)
+            .args(["--format", "html"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        let path = write(dir.path(), &format!("{n}.html"), &out.stdout);
+        let loaded = load(&browser, &path, "");
+        loaded.assert_clean(view);
+        if view == "scan" {
+            assert_eq!(loaded.number("n-findings"), 0);
+            assert_eq!(loaded.rows("kernel"), 1);
+        } else {
+            assert_eq!(loaded.number("d0-errors"), u64::from(code == 2));
+        }
+    }
+}
