@@ -154,6 +154,18 @@ impl Loaded {
     }
 }
 
+/// `air-scan ARGS --format FORMAT`, run to its end.
+fn run<A: AsRef<std::ffi::OsStr>>(
+    args: impl IntoIterator<Item = A>,
+    format: &str,
+) -> std::process::Output {
+    air_scan()
+        .args(args)
+        .args(["--format", format])
+        .output()
+        .unwrap()
+}
+
 /// Writes `text` to `dir/name`, returning the path.
 fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
     let p = dir.join(name);
@@ -174,16 +186,8 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
     let broken = dir.path().join("inputs");
     std::fs::create_dir(&broken).unwrap();
     write(&broken, "truncated.air", b"BC\xc0\xde\x35\x14\x00\x00");
-    let run = |format: &str| {
-        air_scan()
-            .arg(&root)
-            .arg(&broken)
-            .args(["--format", format, "--jobs", "2"])
-            .output()
-            .unwrap()
-    };
-    let json = run("json");
-    let html = run("html");
+    let json = run([&root, &broken], "json");
+    let html = run([&root, &broken], "html");
     assert_eq!(json.status.code(), html.status.code());
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     let page = write(dir.path(), "scan.html", &html.stdout);
@@ -283,11 +287,7 @@ fn names_and_paths_with_markup_are_shown_as_text() {
         .replace("@minimal,", &format!("@\"{kernel}\","))
         .replace("!\"divisor\"", "!\"<b>divisor</b>\"");
     write(&folder, "k.ll", text.as_bytes());
-    let json = air_scan()
-        .arg(&folder)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
+    let json = run([&folder], "json");
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(report["files"][0]["kernels"][0]["name"], kernel);
     assert!(
@@ -296,11 +296,7 @@ fn names_and_paths_with_markup_are_shown_as_text() {
             .unwrap()
             .contains("<b>divisor</b>")
     );
-    let html = air_scan()
-        .arg(&folder)
-        .args(["--format", "html"])
-        .output()
-        .unwrap();
+    let html = run([&folder], "html");
     let page = String::from_utf8(html.stdout).unwrap();
     // The page's own two scripts close; nothing of the data does.
     assert_eq!(page.matches("</script>").count(), 2);
@@ -326,13 +322,7 @@ fn names_and_paths_with_markup_are_shown_as_text() {
     assert_eq!(loaded.number("n-kernels"), 1);
     assert_eq!(loaded.rows("kernel"), 1);
     // The diff's page, of the folder with itself: the same.
-    let diff = air_scan()
-        .arg("diff")
-        .arg(&folder)
-        .arg(&folder)
-        .args(["--format", "html"])
-        .output()
-        .unwrap();
+    let diff = run([Path::new("diff"), &folder, &folder], "html");
     assert_eq!(diff.status.code(), Some(0));
     let page = String::from_utf8(diff.stdout).unwrap();
     assert_eq!(page.matches("</script>").count(), 2);
@@ -356,17 +346,8 @@ fn names_and_paths_with_markup_are_shown_as_text() {
 #[test]
 fn the_diff_page_shows_totals_and_moved_computations_on_both_sides() {
     let (a, b) = (fixture("diff/O0"), fixture("diff/O2"));
-    let run = |format: &str| {
-        air_scan()
-            .arg("diff")
-            .arg(&a)
-            .arg(&b)
-            .args(["--format", format])
-            .output()
-            .unwrap()
-    };
-    let json = run("json");
-    let html = run("html");
+    let json = run([Path::new("diff"), &a, &b], "json");
+    let html = run([Path::new("diff"), &a, &b], "html");
     assert_eq!(json.status.code(), Some(1));
     assert_eq!(html.status.code(), Some(1));
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -511,25 +492,20 @@ fn tables_sort_and_filter_in_the_browser() {
         return;
     };
     let root = fixture("rules");
-    let run = |format: &str| {
-        air_scan()
-            .arg(&root)
-            .args(["--format", format])
-            .output()
-            .unwrap()
-    };
-    let report: Value = serde_json::from_slice(&run("json").stdout).unwrap();
+    let report: Value = serde_json::from_slice(&run([&root], "json").stdout).unwrap();
     let causes = report["causes"].as_array().unwrap();
     let kernels = report["summary"]["by_kernel"].as_array().unwrap();
     let rule = "divide-by-uniform";
     // A kernel some causes reach and others do not.
     let kernel = causes[0]["kernels"][0].as_str().unwrap().to_lowercase();
     let kernel = kernel.as_str();
-    let page = String::from_utf8(run("html").stdout).unwrap().replacen(
-        "</body>",
-        &CLICKS.replace("RULE", rule).replace("KERNEL", kernel),
-        1,
-    );
+    let page = String::from_utf8(run([&root], "html").stdout)
+        .unwrap()
+        .replacen(
+            "</body>",
+            &CLICKS.replace("RULE", rule).replace("KERNEL", kernel),
+            1,
+        );
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "clicks.html", page.as_bytes());
     let loaded = load(&browser, &path, "");
@@ -637,11 +613,7 @@ fn empty_and_failed_pages_draw_cleanly() {
         ),
     ];
     for (n, (view, args, code)) in pages.into_iter().enumerate() {
-        let out = air_scan()
-            .args(&args)
-            .args(["--format", "html"])
-            .output()
-            .unwrap();
+        let out = run(&args, "html");
         assert_eq!(out.status.code(), Some(code), "{args:?}");
         let path = write(dir.path(), &format!("{n}.html"), &out.stdout);
         let loaded = load(&browser, &path, "");
