@@ -171,6 +171,14 @@ struct ScanArgs {
     #[arg(long, value_name = "PATH", help_heading = "Input")]
     llvm_dis: Option<PathBuf>,
 
+    /// Write the IR text of every module read from an `.air`, `.bc` or
+    /// `.metallib` into DIR (made if missing), so that the IR line a
+    /// finding names can be opened: `lib.metallib:function` goes to
+    /// `lib.metallib%3Afunction.ll` (bytes other than letters, digits and
+    /// `_-+,=@.` written `%XX`).
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
+    emit_ir: Option<PathBuf>,
+
     /// Where to look for the MSL files debug info names.
     #[arg(long, value_name = "DIR", help_heading = "Input")]
     source_root: Option<PathBuf>,
@@ -233,6 +241,11 @@ fn configure_inputs(config: &mut scan::ScanConfig<'_>, args: &ScanArgs) -> Resul
         (None, false) => Cache::default_dir().map_or(Cache::Off, Cache::Dir),
     };
     config.progress = std::io::stderr().is_terminal();
+    if let Some(dir) = &args.emit_ir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--emit-ir: cannot make {}: {e}", dir.display()))?;
+        config.emit_ir = Some(dir.clone());
+    }
     Ok(())
 }
 
@@ -472,6 +485,13 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
     }
     if let Some(line) = scanned.skipped_line() {
         eprintln!("{line}");
+    }
+    if let Some(dir) = &config.emit_ir {
+        eprintln!(
+            "air-scan: the IR text of {} modules read from binaries is in {}",
+            config.emitted_ir(),
+            dir.display()
+        );
     }
     if let Some(b) = &baseline
         && totals.baseline_matched == 0

@@ -174,6 +174,12 @@ pub struct ScanConfig<'r> {
     pub walk: input::WalkOptions,
     /// Draw a progress bar on stderr (only ever when it is a terminal).
     pub progress: bool,
+    /// `--emit-ir`: where the text of each module read from a binary is
+    /// written ([`emitted_ir_name`]), so the IR lines findings name can be
+    /// opened. The folder must exist.
+    pub emit_ir: Option<PathBuf>,
+    /// How many modules were written there.
+    emitted: std::sync::atomic::AtomicUsize,
     /// Resolved once per scan, like `llvm_dis_found`.
     xcrun_found: std::sync::OnceLock<Result<Xcrun, Unavailable>>,
     /// `air-scan.toml` per directory of a `.metal` file, read once.
@@ -190,6 +196,8 @@ impl<'r> ScanConfig<'r> {
             metal: MetalOptions::default(),
             walk: input::WalkOptions::default(),
             progress: false,
+            emit_ir: None,
+            emitted: Default::default(),
             xcrun_found: Default::default(),
             projects: Default::default(),
         }
@@ -216,6 +224,29 @@ impl<'r> ScanConfig<'r> {
             }
         }
         Ok(())
+    }
+
+    /// How many modules `--emit-ir` wrote so far.
+    pub fn emitted_ir(&self) -> usize {
+        self.emitted.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Writes a binary module's text under `--emit-ir`; a failure is a
+    /// warning on the module's report, and the scan goes on.
+    fn emit_ir(&self, name: &str, text: &str) -> Option<Diagnostic> {
+        let dir = self.emit_ir.as_ref()?;
+        let path = dir.join(emitted_ir_name(name));
+        match std::fs::write(&path, text) {
+            Ok(()) => {
+                self.emitted
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                None
+            }
+            Err(e) => Some(Diagnostic::warning(
+                0,
+                format!("--emit-ir: cannot write {}: {e}", path.display()),
+            )),
+        }
     }
 
     /// The compiler driver for `.metal` files, found on first need.
@@ -281,7 +312,9 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
                     };
                     match m.text {
                         Ok(text) => {
+                            let emit_failed = config.emit_ir(&name, &text);
                             let mut r = scan_text_with(name, &text, config);
+                            r.diagnostics.extend(emit_failed);
                             // Disassembled in memory: no IR line is on disk.
                             for f in &mut r.findings {
                                 f.ir.on_disk = false;
@@ -298,6 +331,36 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
             reports
         })
         .collect()
+}
+
+/// The file name `--emit-ir` gives the text of the module a report names
+/// `name` (`lib.metallib:function`, `kernels/a.air`): `name` and `.ll`,
+/// every byte but ASCII letters, digits, `_`, `-`, `+`, `,`, `=`, `@` and
+/// a `.` not in the first place written `%XX`, so that two names never
+/// share a file and none climbs out of the folder or hides. A name longer
+/// than 200 bytes so written keeps its first 180 and a hash of the whole.
+pub fn emitted_ir_name(name: &str) -> String {
+    const MAX: usize = 200;
+    let mut out = String::with_capacity(name.len() + 3);
+    for (i, b) in name.bytes().enumerate() {
+        let plain = b.is_ascii_alphanumeric()
+            || matches!(b, b'_' | b'-' | b'+' | b',' | b'=' | b'@')
+            || (b == b'.' && i > 0);
+        if plain {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    if out.len() > MAX {
+        let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        out.truncate(180);
+        out.push_str(&format!("~{hash:016x}"));
+    }
+    out.push_str(".ll");
+    out
 }
 
 /// Scans a `.metal` source: compiles it at each level (in parallel, on the
@@ -475,7 +538,16 @@ pub fn scan_file(path: &Path, rules: &RuleSet) -> FileReport {
 /// kind fails, saying what it is; [`scan_path`] reads every kind).
 pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
     match input::load(path) {
-        Ok(source) => scan_source(path, &source, config),
+        Ok(source) => {
+            let text = input::as_ir_text(source.bytes());
+            let shown = path.display().to_string();
+            match text {
+                Ok(text) => scan_text_at(shown.clone(), Path::new(&shown), text, config, &|part| {
+                    source.release(part)
+                }),
+                Err(e) => FileReport::failed(shown, e.0),
+            }
+        }
         Err(e) => FileReport::failed(path.display().to_string(), e.0),
     }
 }
@@ -492,22 +564,64 @@ pub fn scan_path(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
         drop(source);
         return scan_binaries(&[path], config).concat();
     }
-    vec![scan_source(path, &source, config)]
+    scan_source(path, &source, config)
 }
 
-fn scan_source(path: &Path, source: &input::Source, config: &ScanConfig<'_>) -> FileReport {
+/// Scans one IR text file: one report, or, for a whole library's
+/// `metal-objdump` dump, one per module, named `path:module` as a
+/// metallib's functions are, with lines as in the dump. The dump's parts
+/// that are not IR are skipped with a warning, in the last module's report;
+/// a note that the file's name says another kind, in the first.
+fn scan_source(path: &Path, source: &input::Source, config: &ScanConfig<'_>) -> Vec<FileReport> {
     let shown = path.display().to_string();
     let note = input::Kind::of(source.bytes()).mismatch(path);
     let text = match input::as_ir_text(source.bytes()) {
         Ok(t) => t,
-        Err(e) => return FileReport::failed(shown, e.0),
+        Err(e) => return vec![FileReport::failed(shown, e.0)],
     };
     let base = PathBuf::from(&shown);
-    let mut report = scan_text_at(shown, &base, text, config, &|part| source.release(part));
-    if let Some(note) = note {
-        report.diagnostics.insert(0, Diagnostic::warning(0, note));
+    let release = |part: &str| source.release(part);
+    let mut reports = match ir::dump::split(text) {
+        None => vec![scan_text_at(shown, &base, text, config, &release)],
+        Some(dump) => scan_dump(&shown, &base, dump, config, &release),
+    };
+    if let (Some(note), Some(first)) = (note, reports.first_mut()) {
+        first.diagnostics.insert(0, Diagnostic::warning(0, note));
     }
-    report
+    reports
+}
+
+/// A library dump's modules, each its own report.
+fn scan_dump(
+    shown: &str,
+    base: &Path,
+    dump: ir::dump::Dump<'_>,
+    config: &ScanConfig<'_>,
+    release: &dyn Fn(&str),
+) -> Vec<FileReport> {
+    let mut reports: Vec<FileReport> = dump
+        .modules
+        .iter()
+        .map(|m| {
+            let module = ir::read_module_at(m.text, m.first_line);
+            let name = format!("{shown}:{}", m.name);
+            scan_module_at(name, base, module, config, release)
+        })
+        .collect();
+    if reports.is_empty() {
+        let module = ir::read_module_at("", 1);
+        reports.push(scan_module_at(
+            shown.to_string(),
+            base,
+            module,
+            config,
+            release,
+        ));
+    }
+    if let Some(last) = reports.last_mut() {
+        last.diagnostics.extend(dump.skipped);
+    }
+    reports
 }
 
 /// Scans IR text already in memory (`path` is only used for the report).
@@ -532,19 +646,25 @@ fn scan_text_at(
     config: &ScanConfig<'_>,
     release: &dyn Fn(&str),
 ) -> FileReport {
+    scan_module_at(path, base, ir::read_module(text), config, release)
+}
+
+/// [`scan_text_at`] for a module already read.
+fn scan_module_at(
+    path: String,
+    base: &Path,
+    mut module: Module<'_>,
+    config: &ScanConfig<'_>,
+    release: &dyn Fn(&str),
+) -> FileReport {
     let rules = config.rules;
-    let mut module = ir::read_module(text);
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
     let air = ir::air::air_info(&module);
     diagnostics.extend(air.diagnostics.iter().cloned());
     module.metadata.forget_parsed();
 
-    let nothing_read = module.functions.is_empty()
-        && module.globals.is_empty()
-        && module.metadata.is_empty()
-        && module.target_triple.is_none()
-        && module.datalayout.is_none()
-        && module.source_filename.is_none();
+    let nothing_read =
+        module.has_no_entity() && diagnostics.iter().any(|d| d.severity == Severity::Error);
     if nothing_read {
         diagnostics.sort_by_key(|d| d.line);
         let why = diagnostics.first().map_or(String::new(), |d| {

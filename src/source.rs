@@ -105,8 +105,9 @@ impl Resolver {
         }
     }
 
-    /// The text of `loc`'s line and how many lines before it in the file
-    /// have the same text (trimmed), when the file is on disk.
+    /// What stands for `loc`'s line in a cause's id, when the file is on
+    /// disk: the line's text and how many lines before it in the file have
+    /// the same text.
     pub fn line_key(&self, loc: &SourceLocation) -> Option<(String, usize)> {
         let text = self
             .texts

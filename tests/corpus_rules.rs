@@ -193,3 +193,38 @@ fn pointer_eras_give_the_same_findings() {
     }
     assert!(pairs >= 500, "{pairs}");
 }
+
+/// kolinko's `device const uint&` divisors (`rowsCount`, `bSize`, `vSize`,
+/// `number`), read at one address no thread id reaches, are
+/// divide-by-uniform; metal2vulkan's `in[gid + 8]` stays divide-by-varying.
+#[test]
+fn device_scalars_divide_by_uniform_per_thread_memory_by_varying() {
+    let Some(dir) = common::shared("corpus", "the corpus rule tests") else {
+        return;
+    };
+    let divisors = |repo: &str, rule: &str| -> BTreeMap<String, usize> {
+        let mut by_name = BTreeMap::new();
+        for f in findings_under(&dir.join(repo)).values().flatten() {
+            if let (true, Evidence::Divide(d)) = (&*f.rule == rule, &f.evidence) {
+                if d.divisor.kind == OriginKind::Memory {
+                    *by_name.entry(d.divisor.name.clone()).or_insert(0) += 1;
+                }
+            }
+        }
+        by_name
+    };
+    let uniform = divisors("kolinko__effort", "divide-by-uniform");
+    let names: Vec<&str> = uniform.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        ["bSize", "number", "rowsCount", "vSize"],
+        "{uniform:?}"
+    );
+    assert!(
+        divisors("kolinko__effort", "divide-by-varying").is_empty(),
+        "kolinko has no per-thread divisor"
+    );
+    let varying = divisors("imbushuo__metal2vulkan", "divide-by-varying");
+    assert_eq!(varying.keys().collect::<Vec<_>>(), ["in"], "{varying:?}");
+    assert!(divisors("imbushuo__metal2vulkan", "divide-by-uniform").is_empty());
+}

@@ -548,3 +548,115 @@ fn a_metal_source_is_compiled_at_each_level_and_compared() {
             .contains("needs xcrun on a Mac")
     );
 }
+
+/// BlackHoleGPU's build folder: `ParticleSystem.air` (4 kernels), the
+/// release `default.metallib` (13 functions, one module each, the 4 among
+/// them) and a Debug build's (6 functions), each with the `.ll` llvm-dis
+/// printed of every function in `<lib>.extracted/`.
+fn black_hole() -> Option<PathBuf> {
+    common::shared("corpus", "the diff of .air and .metallib files")
+        .map(|c| c.join("SirArthurNerdolot1__BlackHoleGPU/build"))
+}
+
+fn names(doc: &Value, key: &str) -> Vec<String> {
+    let mut v: Vec<String> = doc[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn binaries_pair_their_kernels_by_name_across_modules() {
+    let Some(dir) = black_hole() else {
+        return;
+    };
+    let p = |rel: &str| dir.join(rel).to_string_lossy().into_owned();
+    let lib = p("default.metallib");
+    // Each kernel of the .air sits in a module of its own in the library.
+    let (doc, code) = json(&p("ParticleSystem.air"), &lib, false);
+    assert_eq!(doc["errors"].as_array().unwrap().len(), 0, "{doc:#}");
+    let paired = names(&doc, "kernels");
+    let only_b = names(&doc, "only_b");
+    assert_eq!(paired.len(), 4, "{paired:?}");
+    assert_eq!(doc["summary"]["changed"], 0, "{doc:#}");
+    assert_eq!(code, 1, "kernels only in b count as a change");
+    // The two lists together are the library's functions, as extracted.
+    let mut all: Vec<String> = paired.iter().chain(&only_b).cloned().collect();
+    all.sort();
+    let mut extracted: Vec<String> =
+        common::files_ending(&dir.join("default.metallib.extracted"), ".air")
+            .iter()
+            .map(|f| {
+                let stem = f.file_stem().unwrap().to_string_lossy();
+                stem.split_once('_').unwrap().1.to_string()
+            })
+            .collect();
+    extracted.sort();
+    assert_eq!(all, extracted);
+
+    // The module read natively measures as llvm-dis's text of it does.
+    let (doc, code) = json(
+        &p("default.metallib.extracted/00001_bloom_brightness_pass.ll"),
+        &p("default.metallib:bloom_brightness_pass"),
+        false,
+    );
+    assert_eq!(
+        (code, &doc["summary"]["kernels"]),
+        (0, &Value::from(1)),
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn a_changed_kernel_of_two_libraries_is_what_their_extracted_text_says() {
+    let Some(dir) = black_hole() else {
+        return;
+    };
+    let p = |rel: &str| dir.join(rel).to_string_lossy().into_owned();
+    let debug = "Debug/BlackHole.app/Contents/Resources/default.metallib";
+    // One function of each library, by `lib.metallib:function`.
+    let (native, code) = json(
+        &p(&format!("{debug}:computeShader")),
+        &p("default.metallib:computeShader"),
+        false,
+    );
+    let (text, text_code) = json(
+        &p(&format!("{debug}.extracted/00000_computeShader.ll")),
+        &p("default.metallib.extracted/00000_computeShader.ll"),
+        false,
+    );
+    assert_eq!((code, text_code), (1, 1));
+    let (k, t) = (
+        kernel(&native, "computeShader"),
+        kernel(&text, "computeShader"),
+    );
+    assert_eq!(k["changed"], true);
+    for key in ["metrics", "findings", "introduced", "removed"] {
+        assert_eq!(k[key], t[key], "{key}: native {k:#}\nllvm-dis {t:#}");
+    }
+    // The whole libraries: the Debug build's 6 kernels are in the release
+    // one, which has 7 more; computeShader is the one that changed.
+    let (whole, code) = json(&p(debug), &p("default.metallib"), false);
+    assert_eq!(code, 1);
+    assert_eq!(whole["summary"]["kernels"], 6, "{whole:#}");
+    assert_eq!(whole["summary"]["only_b"], 7, "{whole:#}");
+    assert_eq!(whole["summary"]["changed"], 1, "{whole:#}");
+    assert_eq!(kernel(&whole, "computeShader")["metrics"], k["metrics"]);
+}
+
+#[test]
+fn a_function_a_library_lacks_is_an_error() {
+    let Some(dir) = black_hole() else {
+        return;
+    };
+    let lib = dir.join("default.metallib").to_string_lossy().into_owned();
+    let (doc, code) = json(&format!("{lib}:noSuchKernel"), &lib, false);
+    assert_eq!(code, 2);
+    let message = doc["errors"][0]["message"].as_str().unwrap();
+    assert!(message.contains("no function `noSuchKernel`"), "{message}");
+    assert!(message.contains("computeShader"), "{message}");
+}

@@ -395,6 +395,7 @@ fn mutated_modules_never_panic_hang_or_lose_their_line() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![root.join("testdata/minimal_kernel.ll")];
     ll_files(&root.join("testdata/reader"), &mut files);
+    ll_files(&root.join("tests/inputs/reader"), &mut files);
     ll_files(&root.join("testdata/rules"), &mut files);
     files.sort();
     files.extend(corpus_files());

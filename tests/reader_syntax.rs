@@ -17,10 +17,18 @@ const DATALAYOUT: &str = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:
 
 // ---- helpers ----
 
-/// The text of `testdata/reader/<name>`, leaked so the module can borrow it
-/// for the whole test.
+/// The text of `testdata/reader/<name>`, or of `tests/inputs/reader/<name>`
+/// for the inputs broken on purpose (kept out of testdata/, which the
+/// README's first command scans), leaked so the module can borrow it for
+/// the whole test.
 fn fixture(name: &str) -> &'static str {
-    let path = format!("{}/testdata/reader/{name}", env!("CARGO_MANIFEST_DIR"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let broken = format!("{root}/tests/inputs/reader/{name}");
+    let path = if std::path::Path::new(&broken).is_file() {
+        broken
+    } else {
+        format!("{root}/testdata/reader/{name}")
+    };
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     Box::leak(text.into_boxed_str())
 }
@@ -1937,4 +1945,247 @@ fn an_instruction_cut_short_does_not_eat_the_next_line() {
             .iter()
             .all(|i| i.operands.iter().all(|o| o.value != local("6")) || i.line > 36)
     );
+}
+
+// ---- 13. valid LLVM text in other layouts than LLVM's printer's ----
+
+/// The module read from fixture `name`, which must read without any
+/// diagnostic, its bodies included.
+fn clean(name: &str) -> Module<'static> {
+    let mut m = read(name);
+    let d = all_diagnostics(&mut m);
+    assert!(d.is_empty(), "{name}: {d:?}");
+    m
+}
+
+#[test]
+fn entities_and_instructions_split_over_lines() {
+    let mut m = clean("split_lines.ll");
+    let pair = &m.struct_types[0];
+    assert_eq!((pair.name, pair.line), ("struct.Pair", 13));
+    assert_eq!(disp(&m, pair.body.unwrap()), "{ float, i32 }");
+    let g = m.global("g").unwrap();
+    assert_eq!((g.line, g.addrspace, g.is_constant), (18, 2, true));
+    assert_eq!(agg(g.initializer.as_ref().unwrap()).elements.len(), 2);
+
+    let f = m.function("scale").unwrap();
+    let names: Vec<_> = f.params.iter().map(|p| p.name).collect();
+    assert_eq!(names, [Some("a"), Some("n"), Some("s")]);
+    assert_eq!(f.params[0].attributes, "noundef \"air-buffer-no-alias\"");
+    assert_eq!(f.attributes, "local_unnamed_addr #0");
+    assert_eq!((f.line, f.body_line), (21, 26));
+    let b = clean_body(&mut m, "scale");
+    assert_eq!(lines(&b), [28, 31, 33, 35, 39, 41, 43, 46, 48]);
+    let labels: Vec<_> = b.blocks.iter().map(|b| b.label).collect();
+    assert_eq!(labels, [Some("entry"), Some("then"), Some("done")]);
+    assert_eq!(inst(&b, "p").operands.len(), 2);
+    assert_eq!(inst(&b, "c").predicate, Some("ult"));
+    assert_eq!(inst(&b, "r").operands.len(), 3);
+    let phi = inst(&b, "x");
+    assert_eq!(phi.operands.len(), 4);
+    assert_eq!(phi.operands[3].value, Value::Label("then"));
+    let store = at_line(&b, 41);
+    assert_eq!(store.operands[1].value, local("p"));
+    assert_eq!(m.types.addrspace(store.operands[1].ty), Some(1));
+
+    let mix = m.function("mix").unwrap();
+    assert_eq!((mix.is_definition, mix.attributes), (false, "#1"));
+    assert_eq!(m.attribute_groups.len(), 2);
+}
+
+#[test]
+fn bodies_on_one_line_or_closed_on_an_instruction_line() {
+    let mut m = clean("one_line_bodies.ll");
+    let names: Vec<_> = m.functions.iter().map(|f| f.name).collect();
+    assert_eq!(names, ["empty", "inc", "tail", "indented", "after"]);
+    assert_eq!(opcodes(&clean_body(&mut m, "empty")), [Opcode::Ret]);
+    let b = clean_body(&mut m, "inc");
+    assert_eq!(opcodes(&b), [Opcode::Add, Opcode::Ret]);
+    assert_eq!(lines(&b), [12, 12]);
+    assert_eq!(b.blocks[0].label, Some("entry"));
+    assert_eq!(
+        b.instructions[1].operands[0],
+        op(TypeTable::I32, local("y"))
+    );
+    assert_eq!(lines(&clean_body(&mut m, "tail")), [15]);
+    let b = clean_body(&mut m, "indented");
+    assert_eq!(opcodes(&b), [Opcode::Br, Opcode::Ret]);
+    assert_eq!(b.blocks.len(), 2);
+    assert_eq!(m.function("after").unwrap().line, 23);
+    assert_eq!(lines(&clean_body(&mut m, "after")), [24]);
+}
+
+#[test]
+fn declaration_with_an_attachment_before_its_type() {
+    let m = clean("declare_attachments.ll");
+    let g = m.function("g").unwrap();
+    assert!(!g.is_definition);
+    assert_eq!(g.return_type, TypeTable::VOID);
+    assert_eq!(g.metadata, [("dbg", 3)]);
+    assert_eq!(m.function("h").unwrap().params.len(), 1);
+}
+
+#[test]
+fn globals_and_aliases_of_constant_expressions() {
+    let m = clean("constexpr_globals.ll");
+    assert_eq!(m.globals.len(), 13);
+    let init = |name: &str| m.global(name).unwrap().initializer.as_ref().unwrap();
+    let b = expr(init("b"));
+    assert_eq!(b.opcode, Opcode::AddrSpaceCast);
+    assert_eq!(b.operands[0].value, Value::Global("a"));
+    assert_eq!(expr(init("c")).operands.len(), 3);
+    let al = expr(init("al"));
+    assert_eq!(al.opcode, Opcode::AddrSpaceCast);
+    assert_eq!(expr(&al.operands[0].value).opcode, Opcode::GetElementPtr);
+    assert_eq!(expr(init("d")).opcode, Opcode::PtrToInt);
+    let s = agg(init("s"));
+    let ops: Vec<_> = s.elements.iter().map(|e| expr(&e.value).opcode).collect();
+    assert_eq!(ops, [Opcode::AddrSpaceCast, Opcode::PtrToInt]);
+    assert_eq!(expr(init("r")).opcode, Opcode::GetElementPtr);
+
+    let m = clean("constexpr_globals_typed.ll");
+    assert_eq!(m.globals.len(), 4);
+    let init = |name: &str| m.global(name).unwrap().initializer.as_ref().unwrap();
+    let b = expr(init("b"));
+    assert_eq!(b.opcode, Opcode::AddrSpaceCast);
+    assert_eq!(expr(&b.operands[0].value).opcode, Opcode::GetElementPtr);
+    assert_eq!(expr(init("c")).opcode, Opcode::BitCast);
+    assert_eq!(expr(init("al")).operands[0].value, Value::Global("b"));
+}
+
+#[test]
+fn function_pointer_types_in_ret_and_personality() {
+    let mut m = clean("function_pointer_types.ll");
+    let b = clean_body(&mut m, "getf");
+    let ret = &b.instructions[0];
+    assert_eq!(ret.opcode, Opcode::Ret);
+    assert_eq!(ret.operands[0].value, Value::Global("sink"));
+    let fn_ty = pointee(&m, ret.operands[0].ty).unwrap();
+    assert_eq!(disp(&m, fn_ty), "void (i32)");
+    let b = clean_body(&mut m, "q");
+    assert_eq!(b.instructions[0].operands[0].value, Value::Null);
+    assert_eq!(lines(&clean_body(&mut m, "p")), [17]);
+    assert!(
+        m.function("p")
+            .unwrap()
+            .attributes
+            .starts_with("personality")
+    );
+}
+
+#[test]
+fn old_style_commented_block_labels() {
+    let mut m = clean("old_style_labels.ll");
+    let b = clean_body(&mut m, "f");
+    let blocks: Vec<_> = b.blocks.iter().map(|b| (b.label, b.line)).collect();
+    assert_eq!(blocks, [(None, 6), (Some("2"), 10), (Some("3"), 13)]);
+    assert_eq!(b.blocks[2].instructions, 3..5);
+    let cfg = air_scan::analysis::cfg::Cfg::build(&b);
+    assert!(cfg.missing.is_empty(), "{:?}", cfg.missing);
+    assert_eq!(cfg.exits, [2]);
+}
+
+#[test]
+fn modules_without_functions_read_ok() {
+    let rules = air_scan::rules::RuleSet::builtin();
+    for name in [
+        "no_functions_types.ll",
+        "no_functions_comdat.ll",
+        "no_functions_asm.ll",
+        "no_functions_comments.ll",
+    ] {
+        let r = air_scan::scan::scan_text(name.into(), fixture(name), &rules);
+        assert_eq!(
+            r.status,
+            air_scan::scan::Status::Ok,
+            "{name}: {:?}",
+            r.error
+        );
+        assert!(r.diagnostics.is_empty(), "{name}: {:?}", r.diagnostics);
+        assert!(r.kernels.is_empty());
+    }
+    assert_eq!(clean("no_functions_types.ll").struct_types.len(), 2);
+    // Text that is no IR at all is still said to be so.
+    let r = air_scan::scan::scan_text("x.ll".into(), "hello world\n", &rules);
+    assert_eq!(r.status, air_scan::scan::Status::Error);
+}
+
+#[test]
+fn thinlto_summary_entries_are_skipped() {
+    let mut m = clean("thinlto_summary.ll");
+    assert_eq!(m.functions.len(), 1);
+    assert_eq!(lines(&clean_body(&mut m, "f")), [10]);
+}
+
+#[test]
+fn array_sizes_up_to_u64_max() {
+    let m = clean("huge_array.ll");
+    let g = m.global("g").unwrap();
+    assert_eq!(
+        m.types.get(g.ty),
+        &Type::Array {
+            len: u64::MAX,
+            elem: TypeTable::I8
+        }
+    );
+    let p = m.function("f").unwrap().params[0].ty;
+    assert_eq!(pointee(&m, p), Some(g.ty));
+}
+
+#[test]
+fn metal_objdump_library_dump_is_one_report_per_module() {
+    let rules = air_scan::rules::RuleSet::builtin();
+    let config = air_scan::scan::ScanConfig::new(&rules);
+    let path = format!(
+        "{}/testdata/reader/objdump_library.ll",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let reports = air_scan::scan::scan_path(std::path::Path::new(&path), &config);
+    let names: Vec<_> = reports.iter().map(|r| r.path.clone()).collect();
+    assert_eq!(
+        names,
+        [format!("{path}:add_two"), format!("{path}:scale_two")]
+    );
+    for (r, kernel) in reports.iter().zip(["add_two", "scale_two"]) {
+        assert_eq!(r.status, air_scan::scan::Status::Ok);
+        assert_eq!(r.error_count(), 0, "{:?}", r.diagnostics);
+        assert_eq!(r.kernels.len(), 1);
+        assert_eq!(&*r.kernels[0].name, kernel);
+    }
+    assert!(reports[0].diagnostics.is_empty());
+    let d = &reports[1].diagnostics;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].severity, d[0].line), (Severity::Warning, 86));
+    assert!(d[0].message.contains("REFLECTION_LIST"), "{}", d[0].message);
+
+    // Lines true to the dump file.
+    let text = fixture("objdump_library.ll");
+    let dump = air_scan::ir::dump::split(text).unwrap();
+    assert_eq!(dump.modules.len(), 2);
+    let mut m = air_scan::ir::read_module_at(dump.modules[1].text, dump.modules[1].first_line);
+    assert_eq!(dump.modules[1].first_line, 53);
+    let f = m.function("scale_two").unwrap();
+    assert_eq!(f.line, 59);
+    let b = clean_body(&mut m, "scale_two");
+    assert_eq!(lines(&b), (60..=65).collect::<Vec<u32>>());
+    assert_eq!(inst(&b, "6").opcode, Opcode::FMul);
+    // `read_module` on the whole dump reads the first module and says so.
+    let m = read("objdump_library.ll");
+    assert_eq!(m.first_line, 6);
+    assert_eq!(m.function("add_two").unwrap().line, 25);
+    assert_eq!(m.diagnostics.len(), 1);
+    assert_eq!(m.diagnostics[0].severity, Severity::Warning);
+}
+
+#[test]
+fn an_error_on_a_continuation_line_is_reported_there() {
+    // Line 3 goes on with the instruction of line 2 and is wrong: the error
+    // is on line 3, and the `ret` after it is read.
+    let text = "define void @f(i32 %a) {\n  %x = add i32 %a,\n         i32 %a\n  ret void\n}\n";
+    let mut m = read_module(text);
+    let (b, d) = m.body(0);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].severity, d[0].line), (Severity::Error, 3));
+    assert_eq!(opcodes(&b), [Opcode::Ret]);
+    assert_eq!(lines(&b), [4]);
 }

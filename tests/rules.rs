@@ -423,18 +423,20 @@ fn divide_by_varying_memory_and_thread_id() {
     assert_eq!(
         rule_lines(&v),
         vec![
-            varying(dev),
+            ("divide-by-uniform".to_string(), dev),
             varying(tga),
             varying(tgg),
             varying(tid),
             varying(mix)
         ]
     );
-    for (l, who) in [
-        (dev, "b"),
-        (tga, "shmem"),
-        (tgg, "_ZZ20div_by_scalar_bufferE4bins"),
-    ] {
+    // tinygrad's `*(data2_1+0)`: device memory every thread reads at one
+    // address, in a buffer the kernel does not write.
+    let f = at(&v, dev);
+    assert_divide(f, "divide-by-uniform", "b", "memory", 0, 32);
+    assert_eq!(f["evidence"]["divisor"]["class"], "uniform");
+    assert!(message(f).contains("a device scalar"), "{f}");
+    for (l, who) in [(tga, "shmem"), (tgg, "_ZZ20div_by_scalar_bufferE4bins")] {
         let f = at(&v, l);
         assert_divide(f, "divide-by-varying", who, "memory", 0, 32);
         assert_eq!(f["evidence"]["divisor"]["class"], "varying");
@@ -461,6 +463,45 @@ fn divide_by_varying_memory_and_thread_id() {
         32,
     );
     assert_eq!(f["evidence"]["divisor"]["class"], "mixed");
+    snapshot(name);
+}
+
+/// Device memory at one address for every thread, from a buffer the kernel
+/// does not write, is uniform (kolinko's `rowsCount`); a rewritten buffer,
+/// a per-thread address, or a helper's pointer its callers index are not.
+#[test]
+fn divide_by_device_scalar_is_uniform() {
+    let name = "divide_device_uniform.ll";
+    let v = json(name);
+    let rows = line_in(name, "expert_dispatch", "%10 = urem i32 %9, %5");
+    let number = line_in(name, "round_up", "%5 = udiv i32 %3, %4");
+    let rewritten = line_in(name, "rewritten", "%6 = udiv i32 %1, %5");
+    let per_thread = line_in(name, "per_thread", "%11 = udiv i32 %6, %10");
+    let helper = line_in(name, "helper_div", "%4 = sdiv i32 %1, %3");
+    let rule = |r: &str, l| (r.to_string(), l);
+    assert_eq!(
+        rule_lines(&v),
+        vec![
+            rule("divide-by-uniform", rows),
+            rule("divide-by-uniform", number),
+            rule("divide-by-varying", rewritten),
+            rule("divide-by-varying", per_thread),
+            rule("divide-by-varying", helper),
+        ]
+    );
+    for (l, who, depth) in [(rows, "rowsCount", 1), (number, "number", 0)] {
+        let f = at(&v, l);
+        assert_divide(f, "divide-by-uniform", who, "memory", depth, 32);
+        assert_eq!(f["evidence"]["divisor"]["class"], "uniform");
+        assert_eq!(f["evidence"]["cycles"], 730);
+        assert!(message(f).contains("a device scalar"), "{f}");
+        assert!(message(f).contains("[[function_constant]]"), "{f}");
+    }
+    for (l, who) in [(rewritten, "s"), (per_thread, "in"), (helper, "b")] {
+        let f = at(&v, l);
+        assert_divide(f, "divide-by-varying", who, "memory", 0, 32);
+        assert_eq!(f["evidence"]["divisor"]["class"], "varying");
+    }
     snapshot(name);
 }
 
@@ -786,7 +827,9 @@ const PRIVATE_ARRAYS: [(&str, &str, &str, &str, &str); 3] = [
         "%counts = alloca",
         "%bin = getelementptr",
         "%13",
-        "varying",
+        // `in[i]` at a loop counter no thread id reaches, in a read-only
+        // buffer: the same for every thread (but data, so still dynamic).
+        "uniform",
     ),
     (
         "tail_fill",
@@ -833,7 +876,7 @@ fn dynamic_private_array_typed() {
     let v = assert_private_arrays(name);
     assert_eq!(v["files"][0]["module"]["pointers"], "typed");
     let f = at(&v, line_in(name, "private_histogram", "%counts = alloca"));
-    assert!(message(f).contains("(from `in`)"), "{f}");
+    assert!(message(f).contains("(from `in[*]`)"), "{f}");
     assert!(message(f).contains("inside a loop (depth 1)"), "{f}");
     snapshot(name);
 }
@@ -1143,6 +1186,7 @@ fn every_fixture_is_covered() {
         "divide_args_field_typed.ll",
         "divide_compile_time.ll",
         "divide_cost.ll",
+        "divide_device_uniform.ll",
         "divide_helpers.ll",
         "divide_uniform_args.ll",
         "divide_varying.ll",

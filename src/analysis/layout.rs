@@ -17,10 +17,11 @@ fn size_align_at(types: &TypeTable<'_>, ty: TypeId, depth: u32) -> Option<(u64, 
     if depth > MAX_DEPTH {
         return None;
     }
-    let pow2 = |bytes: u64| bytes.max(1).next_power_of_two();
+    // Checked: array lengths go up to 2^64-1.
+    let pow2 = |bytes: u64| bytes.max(1).checked_next_power_of_two();
     Some(match types.get(types.resolve(ty)) {
         Type::Int(bits) => {
-            let b = pow2((*bits as u64).div_ceil(8));
+            let b = pow2((*bits as u64).div_ceil(8))?;
             (b, b)
         }
         Type::Half | Type::BFloat => (2, 2),
@@ -29,7 +30,7 @@ fn size_align_at(types: &TypeTable<'_>, ty: TypeId, depth: u32) -> Option<(u64, 
         Type::Ptr { .. } => (8, 8),
         Type::Vector { len, elem, .. } => {
             let (e, _) = size_align_at(types, *elem, depth + 1)?;
-            let s = pow2(e.checked_mul(*len)?);
+            let s = pow2(e.checked_mul(*len)?)?;
             (s, s)
         }
         Type::Array { len, elem } => {
@@ -42,10 +43,10 @@ fn size_align_at(types: &TypeTable<'_>, ty: TypeId, depth: u32) -> Option<(u64, 
             for f in fields {
                 let (s, a) = size_align_at(types, *f, depth + 1)?;
                 let a = if *packed { 1 } else { a };
-                offset = offset.div_ceil(a) * a + s;
+                offset = offset.div_ceil(a).checked_mul(a)?.checked_add(s)?;
                 align = align.max(a);
             }
-            (offset.div_ceil(align) * align, align)
+            (offset.div_ceil(align).checked_mul(align)?, align)
         }
         _ => return None,
     })
@@ -60,11 +61,11 @@ pub fn field_offset(types: &TypeTable<'_>, ty: TypeId, index: u64) -> Option<u64
     for (i, f) in fields.iter().enumerate() {
         let (s, a) = size_align(types, *f)?;
         let a = if *packed { 1 } else { a };
-        offset = offset.div_ceil(a) * a;
+        offset = offset.div_ceil(a).checked_mul(a)?;
         if i as u64 == index {
             return Some(offset);
         }
-        offset += s;
+        offset = offset.checked_add(s)?;
     }
     None
 }

@@ -43,6 +43,20 @@ impl Sources {
     /// The result of an atomic read-modify-write: it differs per thread even
     /// at one address (each thread sees the value before its own update).
     pub const ATOMIC_RESULT: Sources = Sources(1 << 7);
+    /// Device memory read at an address no thread-varying value reaches,
+    /// from a buffer the function does not write (kolinko's `device const
+    /// uint& rowsCount`): the same value for every thread. Counts as uniform
+    /// unless something varying joins it.
+    pub const DEVICE_UNIFORM: Sources = Sources(1 << 8);
+    /// What makes an address differ between threads: a load's address
+    /// reached by any of these is not thread-invariant.
+    pub const NOT_THREAD_INVARIANT: Sources = Sources(
+        Self::VARYING_BUILTIN.0
+            | Self::DEVICE_MEMORY.0
+            | Self::THREADGROUP_MEMORY.0
+            | Self::ATOMIC_RESULT.0
+            | Self::UNKNOWN.0,
+    );
     const VARYING: u16 = Self::VARYING_BUILTIN.0
         | Self::DEVICE_MEMORY.0
         | Self::THREADGROUP_MEMORY.0
@@ -249,6 +263,16 @@ impl Provenance {
         }
     }
 
+    /// Whether a threadgroup's position may reach this value (or too many
+    /// roots were met to tell): uniform within a threadgroup, not across
+    /// the dispatch, so device memory it indexes is no single value.
+    pub fn varies_by_threadgroup(&self) -> bool {
+        self.origins[MAX_ORIGINS - 1] != 0
+            || self
+                .origins()
+                .any(|o| o.kind == OriginKind::Builtin && o.name == "threadgroup_position_in_grid")
+    }
+
     /// The named roots, in the order met.
     pub fn origins(&self) -> impl Iterator<Item = Origin> + '_ {
         self.origins.iter().filter_map(|id| origin(*id))
@@ -257,7 +281,11 @@ impl Provenance {
     pub fn class(&self) -> Class {
         let s = self.sources.0;
         let varying = s & Sources::VARYING != 0;
-        let uniform = s & Sources::UNIFORM.0 != 0;
+        // A device value read at a thread-invariant address is uniform only
+        // on its own: joined with a varying value it adds nothing (`Mixed`
+        // stays "a uniform and a per-thread source").
+        let uniform =
+            s & Sources::UNIFORM.0 != 0 || (!varying && s & Sources::DEVICE_UNIFORM.0 != 0);
         if varying && uniform {
             Class::Mixed
         } else if varying {
@@ -276,7 +304,12 @@ impl Provenance {
     /// The first origin of the kinds that decide the class, for messages.
     pub fn main_origin(&self) -> Option<Origin> {
         let wanted: &[OriginKind] = match self.class() {
-            Class::Uniform => &[OriginKind::Field, OriginKind::Argument, OriginKind::Builtin],
+            Class::Uniform => &[
+                OriginKind::Field,
+                OriginKind::Argument,
+                OriginKind::Builtin,
+                OriginKind::Memory,
+            ],
             Class::FunctionConstant => &[OriginKind::FunctionConstant],
             Class::Varying | Class::Mixed => {
                 &[OriginKind::Builtin, OriginKind::Memory, OriginKind::Field]
@@ -598,6 +631,9 @@ struct Scratch {
     load_of: Vec<u32>,
     loads: Vec<LoadRoot>,
     geps: Vec<u32>,
+    /// For each parameter, whether the function writes memory through it
+    /// (a store, an atomic, or a call that is given a pointer into it).
+    written: Vec<bool>,
     /// (alloca, store into it), in instruction order for each alloca.
     stores: Vec<(u32, u32)>,
     stack: Vec<u32>,
@@ -820,6 +856,8 @@ impl<'a> Walker<'_, 'a> {
         s.loads.clear();
         s.geps.clear();
         s.stores.clear();
+        s.written.clear();
+        s.written.resize(du.params(), false);
         // Opcodes and operand rows from DefUse: only loads and stores are
         // looked at, and the instructions themselves only for globals.
         for (i, &opcode) in du.opcodes()[..n].iter().enumerate() {
@@ -840,8 +878,36 @@ impl<'a> Walker<'_, 'a> {
                     let mark = s.geps.len();
                     let root = pointer_root(self.body, du, i, 1, &mut s.geps);
                     s.geps.truncate(mark);
-                    if let PtrRoot::Alloca(a) = root {
-                        s.stores.push((a, i as u32));
+                    match root {
+                        PtrRoot::Alloca(a) => s.stores.push((a, i as u32)),
+                        PtrRoot::Param(k) => mark_written(&mut s.written, k),
+                        _ => {}
+                    }
+                }
+                Opcode::AtomicRmw | Opcode::CmpXchg => {
+                    let mark_at = s.geps.len();
+                    if let PtrRoot::Param(k) = pointer_root(self.body, du, i, 0, &mut s.geps) {
+                        mark_written(&mut s.written, k);
+                    }
+                    s.geps.truncate(mark_at);
+                }
+                // A call given a pointer may write through it, except the
+                // reads and math of `air.` and `llvm.` (atomics aside).
+                Opcode::Call => {
+                    let callee = self.body.instructions.get(i).and_then(|x| x.callee_name());
+                    let pure = callee.is_some_and(|c| {
+                        (c.starts_with("air.")
+                            && !c.starts_with("air.atomic")
+                            && !c.contains("store"))
+                            || (c.starts_with("llvm.") && !c.starts_with("llvm.mem"))
+                    });
+                    let args = du.operand_row(i).len().saturating_sub(1);
+                    for j in (0..args).filter(|_| !pure) {
+                        let mark_at = s.geps.len();
+                        if let PtrRoot::Param(k) = pointer_root(self.body, du, i, j, &mut s.geps) {
+                            mark_written(&mut s.written, k);
+                        }
+                        s.geps.truncate(mark_at);
                     }
                 }
                 _ => {}
@@ -1274,12 +1340,47 @@ impl<'a> Walker<'_, 'a> {
             }
             PtrRoot::Unknown => Provenance::of(Sources::UNKNOWN),
         };
+        // Device memory every thread reads at one address, from a buffer
+        // this function never writes: the same value for all of them.
+        if let PtrRoot::Param(k) = l.root {
+            // A helper's pointer parameter carries what its callers index
+            // the buffer by (`&buf[tid]`).
+            let pointer = self
+                .values
+                .get(1 + k as usize)
+                .map_or(Sources::UNKNOWN, |p| p.sources);
+            if p.sources == Sources::DEVICE_MEMORY
+                && !index.sources.contains(Sources::NOT_THREAD_INVARIANT)
+                && !pointer.contains(Sources::NOT_THREAD_INVARIANT)
+                && !index.varies_by_threadgroup()
+                && !self.s.written.get(k as usize).copied().unwrap_or(true)
+            {
+                return self.device_uniform(&p, geps, index);
+            }
+        }
         // The index decides which element, not what the value is: keep
         // its sources (a thread-varying index makes the value varying) but
         // not its names, so the finding names the memory.
         if index.sources.0 != 0 {
             p.join(&Provenance::of(index.sources));
         }
+        p
+    }
+
+    /// A device load at a thread-invariant address (`memory`: what the
+    /// buffer gives), named by its buffer and element (`rowsCount`,
+    /// `bsScalar[0]`, `v[*]` for an index that varies by iteration only).
+    #[inline(never)]
+    fn device_uniform(&self, memory: &Provenance, geps: &[u32], index: Provenance) -> Provenance {
+        let buffer = memory
+            .origin_of(OriginKind::Memory)
+            .map_or_else(|| "device memory".to_string(), |o| o.name);
+        let mut p = Provenance::named(
+            Sources::DEVICE_UNIFORM,
+            OriginKind::Memory,
+            &(buffer + &self.element_of(geps)),
+        );
+        p.join(&Provenance::of(index.sources));
         p
     }
 
@@ -1432,6 +1533,12 @@ impl<'a> Walker<'_, 'a> {
         let tag = self.module.metadata.tuple(inst.attachment("tbaa")?)?;
         let offset = tag.get(2)?.as_int()?;
         u64::try_from(offset).ok()
+    }
+}
+
+fn mark_written(written: &mut [bool], k: u32) {
+    if let Some(w) = written.get_mut(k as usize) {
+        *w = true;
     }
 }
 

@@ -2,7 +2,11 @@
 //! kernel, the way shader-db's report.py compares two compiler builds.
 //!
 //! A and B are two IR files, or two directories whose files are paired by
-//! relative path. Kernels (`!air.kernel`) are paired by name. For each
+//! relative path. A file may be IR text, an `.air` or a `.metallib` (read
+//! natively, `ir::bitcode`), and `lib.metallib:function` names one
+//! function of a library. Kernels (`!air.kernel`) are paired by name,
+//! whichever module of a side holds them (a metallib has one a function;
+//! each pair of modules that share kernels is analysed together). For each
 //! kernel, `metrics` counts instructions by class, blocks, loops, allocas
 //! and findings over the kernel and the functions it calls; `compare`
 //! pairs the two sides, and `explain` says where the computation behind a
@@ -35,10 +39,12 @@ pub enum DiffFormat {
 /// Compare the kernels of two IR files, or of two directories of them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DiffArgs {
-    /// The "before" side: an IR file or a directory of them.
+    /// The "before" side: an IR, `.air` or `.metallib` file
+    /// (`lib.metallib:function` for one function of it), or a directory of
+    /// them.
     pub a: PathBuf,
-    /// The "after" side: an IR file or a directory of them. Leave it out
-    /// when A is a `.metal` source: its levels are compared instead.
+    /// The "after" side, as A. Leave it out when A is a `.metal` source:
+    /// its levels are compared instead.
     pub b: Option<PathBuf>,
     /// For a `.metal` source: the optimization levels to compile and
     /// compare, each with the next.
@@ -230,6 +236,9 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
     if !report.errors.is_empty() {
         return report;
     }
+    let (a, fa) = split_function(a);
+    let (b, fb) = split_function(b);
+    let (a, b) = (a.as_path(), b.as_path());
     let (da, db) = match (std::fs::metadata(a), std::fs::metadata(b)) {
         (Ok(ma), Ok(mb)) => (ma.is_dir(), mb.is_dir()),
         (ra, rb) => {
@@ -241,8 +250,29 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
             return report;
         }
     };
-    let pairs: Vec<(String, PathBuf, PathBuf)> = match (da, db) {
-        (false, false) => vec![(String::new(), a.to_path_buf(), b.to_path_buf())],
+    let whole = |p: &PathBuf| Input {
+        path: p.clone(),
+        function: None,
+    };
+    if (fa.is_some() && da) || (fb.is_some() && db) {
+        report.errors.push(error(
+            a,
+            "`:function` names a function of a file, not of a directory".into(),
+        ));
+        return report;
+    }
+    let pairs: Vec<(String, Input, Input)> = match (da, db) {
+        (false, false) => vec![(
+            String::new(),
+            Input {
+                path: a.to_path_buf(),
+                function: fa,
+            },
+            Input {
+                path: b.to_path_buf(),
+                function: fb,
+            },
+        )],
         (true, true) => {
             let (fa, ea) = files_under(a);
             let (fb, eb) = files_under(b);
@@ -251,7 +281,7 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
             let mut pairs = Vec::new();
             for (rel, pa) in &fa {
                 match fb.binary_search_by(|(r, _)| r.cmp(rel)) {
-                    Ok(j) => pairs.push((rel.clone(), pa.clone(), fb[j].1.clone())),
+                    Ok(j) => pairs.push((rel.clone(), whole(pa), whole(&fb[j].1))),
                     Err(_) => report.files_only_a.push(rel.clone()),
                 }
             }
@@ -289,17 +319,22 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
         let mut kernels = Vec::new();
         let mut errors = Vec::new();
         for rel in rels {
-            match measure(&dir.join(rel), rules, |an| {
-                an.kernels
-                    .iter()
-                    .map(|k| one_sided(rel, k))
-                    .collect::<Vec<_>>()
-            }) {
-                Ok((ks, warning)) => {
-                    kernels.extend(ks);
-                    errors.extend(warning);
+            let modules = match Modules::load(&whole(&dir.join(rel))) {
+                Ok(m) => m,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
                 }
-                Err(e) => errors.push(e),
+            };
+            errors.extend(modules.errors.iter().cloned());
+            for (name, text) in modules.texts() {
+                match measure(&name, text, rules) {
+                    Ok((an, warning)) => {
+                        kernels.extend(an.kernels.iter().map(|k| one_sided(rel, k)));
+                        errors.extend(warning);
+                    }
+                    Err(e) => errors.push(e),
+                }
             }
         }
         (kernels, errors)
@@ -358,30 +393,137 @@ fn one_sided(file: &str, k: &metrics::KernelStats) -> OneSided {
     }
 }
 
-/// Loads and measures one file, handing the analysis to `then` while the
-/// text it borrows is alive. Reader errors do not stop the comparison (one
+/// A file to compare, and the one function of a library to keep
+/// (`lib.metallib:function`).
+struct Input {
+    path: PathBuf,
+    function: Option<String>,
+}
+
+/// `lib.metallib:function` as the file and the function, when the whole
+/// does not name a file and a part before a `:` does; otherwise `path`.
+fn split_function(path: &Path) -> (PathBuf, Option<String>) {
+    let text = path.to_string_lossy();
+    if !path.exists() {
+        for (i, _) in text.match_indices(':') {
+            let file = Path::new(&text[..i]);
+            if i + 1 < text.len() && file.is_file() {
+                return (file.to_path_buf(), Some(text[i + 1..].to_string()));
+            }
+        }
+    }
+    (path.to_path_buf(), None)
+}
+
+/// One side's modules: an IR file's text (mapped), or each module of an
+/// `.air` or `.metallib`, read natively and held as text while compared.
+struct Modules {
+    shown: String,
+    source: Option<input::Source>,
+    /// (name as findings give it, text) of each module read from bitcode.
+    binary: Vec<(String, String)>,
+    /// Modules of a library that could not be read (the others are
+    /// compared).
+    errors: Vec<FileError>,
+}
+
+impl Modules {
+    fn load(input: &Input) -> Result<Modules, FileError> {
+        let shown = input.path.display().to_string();
+        let fail = |m: String| FileError {
+            path: shown.clone(),
+            message: m,
+        };
+        let source = input::load(&input.path).map_err(|e| fail(e.0))?;
+        let kind = input::Kind::of(source.bytes());
+        if !kind.is_binary() {
+            if input.function.is_some() {
+                return Err(fail(
+                    "`:function` names a function of an .air or .metallib file".into(),
+                ));
+            }
+            input::as_ir_text(source.bytes()).map_err(|e| fail(e.0))?;
+            return Ok(Modules {
+                shown,
+                source: Some(source),
+                binary: Vec::new(),
+                errors: Vec::new(),
+            });
+        }
+        drop(source);
+        let read = crate::compile::disassemble_files_with(&[input.path.as_path()], None)
+            .pop()
+            .unwrap_or_else(|| Err("nothing read".into()))
+            .map_err(fail)?;
+        let library = kind == input::Kind::Metallib;
+        let mut modules = Modules {
+            shown: shown.clone(),
+            source: None,
+            binary: Vec::new(),
+            errors: Vec::new(),
+        };
+        let mut functions = Vec::new();
+        for m in read {
+            let function = m.name.split_once(':').map(|(_, f)| f.to_string());
+            let name = match (&function, library) {
+                (Some(f), true) => format!("{shown}:{f}"),
+                _ => shown.clone(),
+            };
+            if let Some(want) = &input.function {
+                if function.as_deref() != Some(want.as_str()) {
+                    functions.push(function.unwrap_or_default());
+                    continue;
+                }
+            }
+            match m.text {
+                Ok(text) => modules.binary.push((name, text)),
+                Err(e) => modules.errors.push(FileError {
+                    path: name,
+                    message: e,
+                }),
+            }
+        }
+        if let Some(want) = &input.function {
+            if modules.binary.is_empty() && modules.errors.is_empty() {
+                functions.truncate(5);
+                return Err(fail(format!(
+                    "no function `{want}` in it (its first functions: {})",
+                    functions.join(", ")
+                )));
+            }
+        }
+        Ok(modules)
+    }
+
+    /// Each module's name (as findings give it) and text.
+    fn texts(&self) -> Vec<(String, &str)> {
+        match &self.source {
+            Some(source) => input::as_ir_text(source.bytes())
+                .map(|t| vec![(self.shown.clone(), t)])
+                .unwrap_or_default(),
+            None => self
+                .binary
+                .iter()
+                .map(|(n, t)| (n.clone(), t.as_str()))
+                .collect(),
+        }
+    }
+}
+
+/// Measures one module. Reader errors do not stop the comparison (one
 /// costs one instruction) but are reported, so the exit code says 2.
-fn measure<T>(
-    path: &Path,
+fn measure<'t>(
+    shown: &str,
+    text: &'t str,
     rules: &RuleSet,
-    then: impl FnOnce(&mut metrics::Analysis<'_>) -> T,
-) -> Result<(T, Option<FileError>), FileError> {
-    let shown = path.display().to_string();
+) -> Result<(metrics::Analysis<'t>, Option<FileError>), FileError> {
     let fail = |m: String| FileError {
-        path: shown.clone(),
+        path: shown.to_string(),
         message: m,
     };
-    let source = input::load(path).map_err(|e| fail(e.0))?;
-    let text = input::as_ir_text(source.bytes()).map_err(|e| fail(e.0))?;
-    let mut an = metrics::analyze(&shown, text, rules);
+    let an = metrics::analyze(shown, text, rules);
     let m = &an.module;
-    let nothing_read = m.functions.is_empty()
-        && m.globals.is_empty()
-        && m.metadata.is_empty()
-        && m.target_triple.is_none()
-        && m.datalayout.is_none()
-        && m.source_filename.is_none();
-    if nothing_read {
+    if m.has_no_entity() && !an.errors.is_empty() {
         return Err(fail("not LLVM IR text: no module entity found".into()));
     }
     let warning = an.errors.first().map(|d| {
@@ -393,7 +535,21 @@ fn measure<T>(
             d.message
         ))
     });
-    Ok((then(&mut an), warning))
+    Ok((an, warning))
+}
+
+/// The kernels a module's metadata declares, as `metrics::analyze` names
+/// them, read without parsing a body.
+fn kernel_names(text: &str) -> Vec<String> {
+    let module = crate::ir::read_module(text);
+    let air = crate::ir::air::air_info(&module);
+    let mut names: Vec<String> = Vec::new();
+    for ep in air.entry_points.iter().filter(|e| e.stage == "kernel") {
+        if !names.iter().any(|n| n == ep.name) {
+            names.push(ep.name.to_string());
+        }
+    }
+    names
 }
 
 fn name_index(an: &metrics::Analysis<'_>) -> FxHashMap<String, usize> {
@@ -404,55 +560,141 @@ fn name_index(an: &metrics::Analysis<'_>) -> FxHashMap<String, usize> {
         .collect()
 }
 
-fn pair(rel: &str, pa: &Path, pb: &Path, rules: &RuleSet) -> Paired {
+/// Which module of a side holds each kernel (the first, when two do).
+/// Module `k` of a side, measured (`None`: no module of it in this group).
+fn measure_at<'t>(
+    modules: &[(String, &'t str)],
+    k: Option<usize>,
+    rules: &RuleSet,
+) -> Result<Option<(metrics::Analysis<'t>, Option<FileError>)>, FileError> {
+    k.map(|k| measure(&modules[k].0, modules[k].1, rules))
+        .transpose()
+}
+
+fn kernel_homes(names: &[Vec<String>]) -> FxHashMap<&str, usize> {
+    let mut homes = FxHashMap::default();
+    for (i, list) in names.iter().enumerate() {
+        for n in list {
+            homes.entry(n.as_str()).or_insert(i);
+        }
+    }
+    homes
+}
+
+fn pair(rel: &str, pa: &Input, pb: &Input, rules: &RuleSet) -> Paired {
     let mut out = Paired {
         kernels: Vec::new(),
         only_a: Vec::new(),
         only_b: Vec::new(),
         errors: Vec::new(),
     };
-    // Both analyses must be alive together (a finding is explained on both
-    // sides), so `b` is measured inside `a`'s callback.
-    let result = measure(pa, rules, |an_a| {
-        measure(pb, rules, |an_b| {
-            let in_a: FxHashMap<String, usize> = name_index(an_a);
-            let in_b: FxHashMap<String, usize> = name_index(an_b);
-            let mut kernels = Vec::new();
-            let mut only_a = Vec::new();
-            for ka in 0..an_a.kernels.len() {
-                let name = &an_a.kernels[ka].name;
-                match in_b.get(name) {
-                    Some(&kb) => {
-                        if let Some(d) = compare::kernel(rules, rel, an_a, ka, an_b, kb) {
-                            kernels.push(d);
-                        }
-                    }
-                    None => only_a.push(one_sided(rel, &an_a.kernels[ka])),
-                }
+    let (ma, mb) = match (Modules::load(pa), Modules::load(pb)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (a, b) => {
+            out.errors.extend(a.err());
+            out.errors.extend(b.err());
+            return out;
+        }
+    };
+    out.errors.extend(ma.errors.iter().cloned());
+    out.errors.extend(mb.errors.iter().cloned());
+    let (ta, tb) = (ma.texts(), mb.texts());
+    // Kernels are paired by name across modules: find each kernel's module
+    // on each side (two IR files: one module each, nothing to find).
+    let one_each = ta.len() == 1 && tb.len() == 1;
+    let names = |t: &[(String, &str)]| -> Vec<Vec<String>> {
+        if one_each {
+            vec![Vec::new()]
+        } else {
+            t.iter().map(|(_, text)| kernel_names(text)).collect()
+        }
+    };
+    let (names_a, names_b) = (names(&ta), names(&tb));
+    let (home_a, home_b) = (kernel_homes(&names_a), kernel_homes(&names_b));
+    // Each pair of modules sharing a kernel is analysed together; a module
+    // none shares with is analysed alone, for its one-sided kernels.
+    let mut groups: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+    if one_each {
+        groups.push((Some(0), Some(0)));
+    } else {
+        let mut shared: Vec<(usize, usize)> = names_a
+            .iter()
+            .enumerate()
+            .flat_map(|(i, list)| list.iter().map(move |n| (i, n)))
+            .filter(|(i, n)| home_a.get(n.as_str()) == Some(i))
+            .filter_map(|(i, n)| home_b.get(n.as_str()).map(|&j| (i, j)))
+            .collect();
+        shared.sort_unstable();
+        shared.dedup();
+        let (mut in_a, mut in_b) = (vec![false; ta.len()], vec![false; tb.len()]);
+        for &(i, j) in &shared {
+            groups.push((Some(i), Some(j)));
+            in_a[i] = true;
+            in_b[j] = true;
+        }
+        groups.extend((0..ta.len()).filter(|&i| !in_a[i]).map(|i| (Some(i), None)));
+        groups.extend((0..tb.len()).filter(|&j| !in_b[j]).map(|j| (None, Some(j))));
+    }
+    // A kernel is compared in the group of its two homes; one the other
+    // side lacks is listed once, on the first visit to its home. (In
+    // another module of its side, a kernel of the same name is left out.)
+    let (mut listed_a, mut listed_b) = (vec![false; ta.len()], vec![false; tb.len()]);
+    for (i, j) in groups {
+        let (mut an_a, mut an_b) = match (measure_at(&ta, i, rules), measure_at(&tb, j, rules)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (a, b) => {
+                out.errors.extend(a.err());
+                out.errors.extend(b.err());
+                continue;
             }
-            let only_b: Vec<OneSided> = an_b
-                .kernels
-                .iter()
-                .filter(|k| !in_a.contains_key(&k.name))
-                .map(|k| one_sided(rel, k))
-                .collect();
-            (kernels, only_a, only_b)
-        })
-    });
-    match result {
-        Ok((inner, warning_a)) => {
-            out.errors.extend(warning_a);
-            match inner {
-                Ok(((k, a, b), warning_b)) => {
-                    out.kernels = k;
-                    out.only_a = a;
-                    out.only_b = b;
-                    out.errors.extend(warning_b);
+        };
+        let index = |an: &Option<(metrics::Analysis<'_>, Option<FileError>)>| {
+            an.as_ref()
+                .map(|(an, _)| name_index(an))
+                .unwrap_or_default()
+        };
+        let (in_a, in_b) = (index(&an_a), index(&an_b));
+        let at_home = |home: &FxHashMap<&str, usize>, k: Option<usize>, name: &str| {
+            one_each || home.get(name).copied() == k
+        };
+        let elsewhere =
+            |home: &FxHashMap<&str, usize>, here: &FxHashMap<String, usize>, name: &str| {
+                if one_each {
+                    here.contains_key(name)
+                } else {
+                    home.contains_key(name)
                 }
-                Err(e) => out.errors.push(e),
+            };
+        if let Some((an_a, warning)) = &mut an_a {
+            out.errors.extend(warning.take());
+            let first = i.is_some_and(|i| !std::mem::replace(&mut listed_a[i], true));
+            for ka in 0..an_a.kernels.len() {
+                let name = an_a.kernels[ka].name.clone();
+                if !at_home(&home_a, i, &name) {
+                    continue;
+                }
+                if !elsewhere(&home_b, &in_b, &name) {
+                    if first {
+                        out.only_a.push(one_sided(rel, &an_a.kernels[ka]));
+                    }
+                } else if let (Some(&kb), Some((an_b, _))) = (in_b.get(&name), &mut an_b) {
+                    if at_home(&home_b, j, &name) {
+                        out.kernels
+                            .extend(compare::kernel(rules, rel, an_a, ka, an_b, kb));
+                    }
+                }
             }
         }
-        Err(e) => out.errors.push(e),
+        if let Some((an_b, warning)) = &mut an_b {
+            out.errors.extend(warning.take());
+            let first = j.is_some_and(|j| !std::mem::replace(&mut listed_b[j], true));
+            for k in &an_b.kernels {
+                let lacking = at_home(&home_b, j, &k.name) && !elsewhere(&home_a, &in_a, &k.name);
+                if first && lacking {
+                    out.only_b.push(one_sided(rel, k));
+                }
+            }
+        }
     }
     out
 }

@@ -114,17 +114,7 @@ fn read_body<'a>(
             Tok::Eof => break,
             Tok::Label(label) => {
                 p.lx.next_label();
-                let start = body.instructions.len();
-                if block.label.is_some() || start > 0 {
-                    block.instructions.end = start;
-                    body.blocks.push(block);
-                }
-                block = Block {
-                    label: Some(label),
-                    instructions: start..start,
-                    line: t.line,
-                };
-                if body.blocks.len() >= limits::MAX_BLOCKS {
+                if !start_block(body, &mut block, label, t.line) {
                     diags.push_always(too_big("blocks", limits::MAX_BLOCKS));
                     *body = Body::skipped(body_line);
                     return;
@@ -139,9 +129,26 @@ fn read_body<'a>(
                 }
             }
             _ => {
-                // Only a switch (or indirectbr) may continue on later lines;
-                // any other instruction that reached into the next line is
-                // incomplete and must not steal that line's tokens.
+                // A block after a terminator with no label of its own: LLVM
+                // before 7 wrote its number in a comment, `; <label>:12`.
+                // (Such a comment makes the gap since the last token longer
+                // than the `\n  ` between two instructions: one compare.)
+                if t.start > p.lx.last_end() + 12
+                    && let Some(last) = body.instructions.last()
+                    && last.opcode.is_terminator()
+                    && body.instructions.len() > block.instructions.start
+                    && let Some((label, lines_before)) =
+                        commented_label(text, p.lx.last_end(), t.start)
+                    && !start_block(body, &mut block, label, t.line - lines_before)
+                {
+                    diags.push_always(too_big("blocks", limits::MAX_BLOCKS));
+                    *body = Body::skipped(body_line);
+                    return;
+                }
+                // An instruction may go on over lines (a switch's cases, one
+                // written by hand), but one that reached into a line that
+                // starts an instruction of its own is cut short and must
+                // not steal that line's tokens.
                 let result = instruction(&mut p, &mut body.instructions);
                 let multi_line = match &result {
                     Ok(()) => body
@@ -151,7 +158,8 @@ fn read_body<'a>(
                     Err(_) => {
                         matches!(instruction_word(&p, t.start), Some("switch" | "indirectbr"))
                     }
-                };
+                } || (p.lx.last_line() > t.line
+                    && !steals_a_line(text, t.start, p.lx.last_end()));
                 match result {
                     Ok(()) if !multi_line && p.lx.last_line() > t.line => {
                         body.instructions.pop();
@@ -199,6 +207,69 @@ fn read_body<'a>(
     for (line, m) in p.warnings.drain(..) {
         diags.push(Diagnostic::warning(line, m));
     }
+}
+
+/// Starts block `label` (on `line`) after `block`, which is pushed unless
+/// it is an empty unnamed entry block; false past `MAX_BLOCKS`.
+fn start_block<'a>(body: &mut Body<'a>, block: &mut Block<'a>, label: &'a str, line: u32) -> bool {
+    let start = body.instructions.len();
+    let mut ended = std::mem::replace(
+        block,
+        Block {
+            label: Some(label),
+            instructions: start..start,
+            line,
+        },
+    );
+    if ended.label.is_some() || start > 0 {
+        ended.instructions.end = start;
+        body.blocks.push(ended);
+    }
+    body.blocks.len() < limits::MAX_BLOCKS
+}
+
+/// The label of an old-style `; <label>:N` comment between bytes `from`
+/// and `to` of `text` (the last one, should there be several), and how
+/// many lines before `to` it is.
+fn commented_label(text: &str, from: usize, to: usize) -> Option<(&str, u32)> {
+    const MARK: &str = "; <label>:";
+    let gap = text.get(from..to)?;
+    let at = gap.rfind(MARK)? + MARK.len();
+    let rest = &gap[at..];
+    let end = rest
+        .bytes()
+        .position(|c| !super::lexer::is_ident_byte(c))
+        .unwrap_or(rest.len());
+    let lines_before = memchr::memchr_iter(b'\n', rest.as_bytes()).count() as u32;
+    Some((rest.get(..end).filter(|l| !l.is_empty())?, lines_before))
+}
+
+/// True when a line after the first in `text[from..to]` (an instruction
+/// read over several lines) starts as an instruction does: `%x =`, a label,
+/// or an opcode that no constant expression has (`store`, `ret`, `call`).
+/// Valid text continues on lines that start with an operand, a type, a `,`
+/// or a constant expression.
+fn steals_a_line(text: &str, from: usize, to: usize) -> bool {
+    let b = text.as_bytes();
+    let Some(span) = b.get(from..to.min(b.len())) else {
+        return false;
+    };
+    memchr::memchr_iter(b'\n', span).any(|i| {
+        let mut at = from + i + 1;
+        while matches!(b.get(at), Some(b' ' | b'\t' | b'\r')) {
+            at += 1;
+        }
+        let mut lx = Lexer::new(text.get(at..).unwrap_or(""), 1);
+        match lx.next_tok() {
+            Tok::Local(_) => lx.peek_tok() == Tok::Punct(b'='),
+            Tok::Label(_) => true,
+            Tok::Word(w) => match Opcode::from_word(w) {
+                Some(op) => !super::parser::is_const_expr_opcode(op),
+                None => matches!(w, "tail" | "musttail" | "notail"),
+            },
+            _ => false,
+        }
+    })
 }
 
 /// The opcode word of the instruction starting at byte `start`.
@@ -424,13 +495,41 @@ fn fast_line<'a>(
         None => None,
     };
     match end {
-        Some(end) => {
+        Some(end) if !next_token_continues(b, end) => {
             p.lx.consume_line(end);
             true
         }
-        None => {
+        _ => {
             out.pop();
             false
+        }
+    }
+}
+
+/// True when the first token after the line end at `nl` is one that
+/// continues the instruction on later lines (`trailing`): a `,` or a `#N`.
+/// Blank and comment lines between are passed over, as the lexer does;
+/// nearly always the next line's indent and first byte settle it.
+#[inline(always)]
+fn next_token_continues(b: &[u8], nl: usize) -> bool {
+    // The usual indent and a local or a word: settled in three compares.
+    if b.get(nl + 1..nl + 3) == Some(b"  ")
+        && b.get(nl + 3)
+            .is_some_and(|&c| c == b'%' || c.is_ascii_lowercase())
+    {
+        return false;
+    }
+    let mut at = nl + 1;
+    loop {
+        match b.get(at) {
+            Some(b' ' | b'\t' | b'\r' | b'\n' | 0x0c) => at += 1,
+            Some(b';') => match memchr::memchr(b'\n', &b[at..]) {
+                Some(i) => at += i,
+                None => return false,
+            },
+            Some(b',') => return true,
+            Some(b'#') => return !b[at + 1..].starts_with(b"dbg_"),
+            _ => return false,
         }
     }
 }
@@ -1240,11 +1339,19 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
     use Opcode::*;
     match inst.opcode {
         Ret => {
-            if p.lx.eat_word("void") {
-                return Ok(());
+            if p.lx.peek_tok() == Tok::Word("void") {
+                // `ret void`, or a function-pointer type that starts with
+                // `void` (`ret void (i32)* @f`).
+                let ty = p.parse_type()?;
+                if ty == TypeTable::VOID {
+                    return Ok(());
+                }
+                let value = p.parse_value(ty)?;
+                inst.operands.push(Operand { ty, value });
+            } else {
+                let op = p.parse_operand()?;
+                inst.operands.push(op);
             }
-            let op = p.parse_operand()?;
-            inst.operands.push(op);
         }
         Br => {
             if p.lx.peek_tok() == Tok::Word("label") {
@@ -1386,7 +1493,7 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
             let ty = p.parse_type()?;
             inst.elem_ty = Some(ty);
             let mut addrspace = 0;
-            while p.lx.peek().line == inst.line && p.lx.eat(b',') {
+            while p.lx.eat(b',') {
                 match p.lx.peek_tok() {
                     Tok::Word("align") => {
                         p.lx.next_token();
@@ -1471,7 +1578,7 @@ fn operands<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
             if inst.opcode == InsertValue {
                 inst.operands.push(comma_operand(p)?);
             }
-            while p.lx.peek().line == inst.line && p.lx.eat(b',') {
+            while p.lx.eat(b',') {
                 if matches!(p.lx.peek_tok(), Tok::MetaName(_)) {
                     attachments_after_comma(p, inst)?;
                     break;
@@ -1785,14 +1892,42 @@ fn common_kind_end(b: &[u8], name: usize) -> Option<usize> {
     }
 }
 
+/// True for an instruction's first word: no attribute has an opcode's name.
+fn starts_instruction(w: &str) -> bool {
+    Opcode::from_word(w).is_some() || matches!(w, "tail" | "musttail" | "notail")
+}
+
 /// What may follow an instruction on its line: `, align N`, function
 /// attributes `#0`, operand bundles `[ "x"(...) ]`, and attachments.
 fn trailing<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<()> {
-    // The instruction ends on the line of its last token (a switch's `]`).
+    // On the line of its last token (a switch's `]`) the instruction goes
+    // on up to the next instruction's opcode (`{ %y = add i32 %x, 1 ret i32
+    // %y }`); on later lines only by a `,` or `#N` (no instruction starts
+    // with one), as LLVM reads on over line ends.
     let line = p.lx.last_line();
     loop {
         let t = p.lx.peek();
-        if t.line != line || t.tok == Tok::Eof {
+        let goes_on = if t.line == line {
+            // What starts the next instruction of a one-line body.
+            match t.tok {
+                Tok::Word(w) => !starts_instruction(w),
+                Tok::Hash(h) => !h.starts_with("dbg_"),
+                Tok::Local(_) => {
+                    let b = p.lx.text().as_bytes();
+                    let mut at = t.end;
+                    while b.get(at) == Some(&b' ') {
+                        at += 1;
+                    }
+                    b.get(at) != Some(&b'=')
+                }
+                Tok::Label(_) => false,
+                _ => true,
+            }
+        } else {
+            matches!(t.tok, Tok::Punct(b','))
+                || matches!(t.tok, Tok::Hash(h) if !h.starts_with("dbg_"))
+        };
+        if !goes_on || t.tok == Tok::Eof {
             return Ok(());
         }
         match t.tok {

@@ -81,6 +81,22 @@ impl<'a> Module<'a> {
         self.named_metadata.iter().find(|n| n.name == name)
     }
 
+    /// True when no entity was read: no header line, type, global,
+    /// function, attribute group or metadata. Such a text is an empty
+    /// module if it read without an error (only comments, comdats,
+    /// `module asm`), and not IR at all if it did not.
+    pub fn has_no_entity(&self) -> bool {
+        self.functions.is_empty()
+            && self.globals.is_empty()
+            && self.metadata.is_empty()
+            && self.named_metadata.is_empty()
+            && self.struct_types.is_empty()
+            && self.attribute_groups.is_empty()
+            && self.target_triple.is_none()
+            && self.datalayout.is_none()
+            && self.source_filename.is_none()
+    }
+
     /// The body of function `index`, parsed now, with its diagnostics.
     /// A declaration has an empty body.
     pub fn body(&mut self, index: usize) -> (Body<'a>, Vec<Diagnostic>) {

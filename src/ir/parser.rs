@@ -47,7 +47,7 @@ fn is_value_word(w: &str) -> bool {
     ) || Opcode::from_word(w).is_some_and(is_const_expr_opcode)
 }
 
-fn is_const_expr_opcode(op: Opcode) -> bool {
+pub(crate) fn is_const_expr_opcode(op: Opcode) -> bool {
     op.is_cast()
         || op.is_binary()
         || matches!(
@@ -255,10 +255,20 @@ impl<'a, 't> Parser<'a, 't> {
     }
 
     pub fn expect_int(&mut self) -> PResult<i64> {
+        self.expect_number()
+    }
+
+    /// An unsigned integer up to 2^64-1: array and vector lengths.
+    pub fn expect_u64(&mut self) -> PResult<u64> {
+        self.expect_number()
+    }
+
+    /// An integer token that fits `T`.
+    fn expect_number<T: std::str::FromStr>(&mut self) -> PResult<T> {
         let t = self.lx.peek();
         if let Tok::Int(s) = t.tok {
             self.lx.next_token();
-            if let Ok(v) = s.parse::<i64>() {
+            if let Ok(v) = s.parse::<T>() {
                 return Ok(v);
             }
             return self.error(t.line, format!("integer '{}' out of range", cut(s)));
@@ -396,7 +406,7 @@ impl<'a, 't> Parser<'a, 't> {
                     if scalable {
                         self.expect_word("x")?;
                     }
-                    let len = self.expect_int()? as u64;
+                    let len = self.expect_u64()?;
                     self.expect_word("x")?;
                     let elem = self.parse_type()?;
                     self.expect(b'>')?;
@@ -408,7 +418,7 @@ impl<'a, 't> Parser<'a, 't> {
                 }
             }
             Tok::Punct(b'[') => {
-                let len = self.expect_int()? as u64;
+                let len = self.expect_u64()?;
                 self.expect_word("x")?;
                 let elem = self.parse_type()?;
                 self.expect(b']')?;

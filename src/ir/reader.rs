@@ -26,8 +26,38 @@ const LINKAGES: &[&str] = &[
 
 /// Reads `text` (the whole file) into a module. Never fails: problems become
 /// diagnostics and the reader resumes at the next top-level entity.
+///
+/// A `metal-objdump` dump of one function is read without its wrapper. Of
+/// a whole library's dump only the first module is read, with a warning:
+/// a scan cuts such a dump into its modules (`dump::split`) and reads each
+/// with [`read_module_at`].
 pub fn read_module(text: &str) -> Module<'_> {
+    if let Some(dump) = super::dump::split(text) {
+        let Some(first) = dump.modules.first() else {
+            let mut module = read_module_at("", 1);
+            module.diagnostics.extend(dump.skipped);
+            return module;
+        };
+        let mut module = read_module_at(first.text, first.first_line);
+        if dump.modules.len() > 1 {
+            module.diagnostics.push(Diagnostic::warning(
+                first.first_line.saturating_sub(1),
+                format!(
+                    "a metal-objdump dump of {} modules: only the first, {}, is read here",
+                    dump.modules.len(),
+                    lexer::cut(first.name)
+                ),
+            ));
+        }
+        return module;
+    }
     let (text, first_line) = strip_dump_wrapper(text);
+    read_module_at(text, first_line)
+}
+
+/// Reads `text`, whose first line is line `first_line` of its file (a
+/// module of a dump), into a module.
+pub fn read_module_at(text: &str, first_line: u32) -> Module<'_> {
     if text.len() as u64 > limits::MAX_FILE_SIZE {
         // Checked here too for text that did not come through `input::load`.
         let mut module = Module::default();
@@ -305,6 +335,9 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
         Tok::Word(w) if w.starts_with('$') || w == "module" || w.starts_with("uselistorder") => {
             skip_rest_of_line(p, t.line);
         }
+        // A ThinLTO summary entry, `^N = kind: (...)` or `^N = kind: value`:
+        // nothing a scan uses.
+        Tok::Bad(b'^') => summary_entry(p)?,
         other => {
             return p.error(
                 t.line,
@@ -312,7 +345,58 @@ fn top_level<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, r: &mut Reading) ->
             );
         }
     }
-    ensure_line_end(p, t.line)
+    ensure_line_end(p, t.line.max(p.lx.last_line()))
+}
+
+/// Passes over a ThinLTO summary entry after its `^`: `N = kind:` and a
+/// parenthesized group, which may span lines, or one token.
+fn summary_entry(p: &mut Parser<'_, '_>) -> PResult<()> {
+    if !matches!(p.lx.next_tok(), Tok::Int(_)) {
+        return p.expected("a summary entry number after '^'");
+    }
+    p.expect(b'=')?;
+    if !matches!(p.lx.next_tok(), Tok::Label(_)) {
+        return p.expected("a summary entry kind");
+    }
+    if p.lx.peek_tok() == Tok::Punct(b'(') {
+        p.skip_group()
+    } else {
+        p.lx.next_token();
+        Ok(())
+    }
+}
+
+/// True when the next token starts a top-level entity (a keyword, or a
+/// name, `!N` or `!name` followed by `=`): what a line-agnostic reading of
+/// an entity must stop at, since LLVM lets an entity go on over lines.
+fn at_entity_start(p: &Parser<'_, '_>) -> bool {
+    let t = p.lx.peek();
+    match t.tok {
+        Tok::Word(w) => {
+            w.starts_with('$')
+                || matches!(
+                    w,
+                    "define"
+                        | "declare"
+                        | "attributes"
+                        | "target"
+                        | "source_filename"
+                        | "module"
+                        | "uselistorder"
+                        | "uselistorder_bb"
+                )
+        }
+        Tok::Global(_) | Tok::Local(_) | Tok::MetaRef(_) | Tok::MetaName(_) => {
+            let b = p.lx.text().as_bytes();
+            let mut at = t.end;
+            while matches!(b.get(at), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+                at += 1;
+            }
+            b.get(at) == Some(&b'=')
+        }
+        Tok::Bad(b'^') | Tok::Eof => true,
+        _ => false,
+    }
 }
 
 /// Reads the `!N = [distinct ]!...` lines from byte `at` (the start of
@@ -694,12 +778,19 @@ fn global<'a>(p: &mut Parser<'a, '_>, m: &mut Module<'a>, name: &'a str, line: u
         initializer = Some(p.parse_operand()?.value);
     } else {
         let t = p.lx.peek();
-        if t.line == line && !matches!(t.tok, Tok::Punct(b',') | Tok::Eof) {
+        // On the line, anything but a `,` is the initializer. On a later
+        // line (LLVM reads on over line ends) only where the linkage asks
+        // for one (not `external`, `extern_weak`) and no entity starts.
+        let here = t.line == p.lx.last_line();
+        let declared_only = matches!(linkage, Some("external" | "extern_weak"));
+        if !matches!(t.tok, Tok::Punct(b',') | Tok::Eof)
+            && (here || (!declared_only && !at_entity_start(p)))
+        {
             initializer = Some(p.parse_value(ty)?);
         }
     }
     let mut section = None;
-    while p.lx.peek().line == line && p.lx.eat(b',') {
+    while p.lx.eat(b',') {
         let t = p.lx.next_token();
         match t.tok {
             Tok::Word("section") => section = Some(p.expect_str()?),
@@ -746,9 +837,17 @@ fn function<'a>(
     // Linkage, visibility, calling convention and return attributes come
     // before the return type; any word that is not a type is one of them.
     let mut linkage = None;
+    let mut metadata = Vec::new();
     while !p.at_type() {
         let t = p.lx.next_token();
         match t.tok {
+            // `declare !dbg !12 void @g()`, as LLVM 16 and later print a
+            // declaration's attachments.
+            Tok::MetaName(kind) => {
+                if let super::metadata::MetaOperand::Ref(id) = p.parse_meta_operand()? {
+                    metadata.push((kind, id));
+                }
+            }
             Tok::Word(w) => {
                 if linkage.is_none() && LINKAGES.contains(&w) {
                     linkage = Some(w);
@@ -816,12 +915,17 @@ fn function<'a>(
             p.expect(b',')?;
         }
     }
-    // Function attributes, section, attachments: up to `{` or the line end.
+    // Function attributes, section, attachments: up to `{` or the line end,
+    // or on later lines (LLVM reads on over line ends) up to the `{` of a
+    // definition, and of a declaration, what may only follow it.
     let attr_start = p.lx.peek().start;
     let mut attr_end = attr_start;
     let mut section = None;
-    let mut metadata = Vec::new();
-    while p.lx.peek().line == line && !matches!(p.lx.peek_tok(), Tok::Eof | Tok::Punct(b'{')) {
+    while !matches!(p.lx.peek_tok(), Tok::Eof | Tok::Punct(b'{'))
+        && (p.lx.peek().line == p.lx.last_line()
+            || (is_definition && !at_entity_start(p))
+            || continues_declaration(p))
+    {
         let t = p.lx.next_token();
         match t.tok {
             Tok::Word("section") => section = Some(p.expect_str()?),
@@ -880,6 +984,33 @@ fn function<'a>(
     }
     m.functions.push(f);
     Ok(())
+}
+
+/// True when the next token, on a line after a declaration's header, can
+/// only belong to it: an attribute group `#N`, an attachment `!kind !N`,
+/// or a word only function headers have. Any other word (a function
+/// attribute written on its own line) is left to the next entity: unknown
+/// text after a declaration stays an error rather than an attribute.
+fn continues_declaration(p: &Parser<'_, '_>) -> bool {
+    match p.lx.peek_tok() {
+        Tok::Hash(_) => true,
+        Tok::MetaName(_) => !at_entity_start(p),
+        Tok::Word(w) => matches!(
+            w,
+            "section"
+                | "align"
+                | "gc"
+                | "comdat"
+                | "prefix"
+                | "prologue"
+                | "personality"
+                | "partition"
+                | "unnamed_addr"
+                | "local_unnamed_addr"
+                | "addrspace"
+        ),
+        _ => false,
+    }
 }
 
 /// A parameter in the shapes LLVM prints kernels' in (`float addrspace(1)*
@@ -995,7 +1126,18 @@ fn locate_body<'a>(
 ) {
     let bytes = p.lx.text().as_bytes();
     let rest = &bytes[from..];
-    let (close, next_define) = body_end(rest);
+    // A body LLVM prints has nothing after its `{` and its `}` alone at the
+    // start of a line, found from the bytes; the tokens find any other
+    // (`{ ret void }`, `  ret void }`, an indented `}`), where the bytes
+    // find none or the `{` line goes on.
+    let (close, next_define) = if opens_its_line(rest) {
+        match body_end(rest) {
+            (Some(c), _) => (Some(c), None),
+            (None, stop) => close_by_tokens(&p.lx, from, stop),
+        }
+    } else {
+        close_by_tokens(&p.lx, from, None)
+    };
     let (end, resume, closed) = match (close, next_define) {
         (Some(c), _) => (c, c + 1, true),
         (None, Some(d)) => (d, d, false),
@@ -1021,6 +1163,49 @@ fn locate_body<'a>(
         diags.push(Diagnostic::error(end_line, msg));
     }
     p.lx.seek(from + resume, end_line);
+}
+
+/// True when nothing but blanks or a comment follows a body's `{` on its
+/// line (`rest` starts just past it).
+fn opens_its_line(rest: &[u8]) -> bool {
+    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    match line.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\r')) {
+        None => true,
+        Some(i) => line[i] == b';',
+    }
+}
+
+/// The body's `}` found with the tokens from byte `from` (just past its
+/// `{`), as offsets from `from`: the first `}` outside the braces the body
+/// opens, else `(None, Some(d))` at `d`, the start of the line of the first
+/// `define` (which no body holds), or the one `body_end` found (`stop`),
+/// else `(None, None)`. Only the bytes up to that `define` are lexed, so a
+/// file of unclosed bodies still reads in linear time.
+fn close_by_tokens(
+    lx: &Lexer<'_>,
+    from: usize,
+    stop: Option<usize>,
+) -> (Option<usize>, Option<usize>) {
+    let mut lx = lx.clone();
+    let text = lx.text();
+    let stop_at = stop.map_or(text.len(), |d| from + d);
+    let mut depth = 0u32;
+    loop {
+        let t = lx.next_token();
+        if t.tok == Tok::Eof || t.start >= stop_at {
+            return (None, stop);
+        }
+        match t.tok {
+            Tok::Punct(b'{') => depth += 1,
+            Tok::Punct(b'}') if depth == 0 => return (Some(t.start - from), None),
+            Tok::Punct(b'}') => depth -= 1,
+            Tok::Word("define") => {
+                let line_start = text[..t.start].rfind('\n').map_or(0, |i| i + 1);
+                return (None, Some(line_start.max(from) - from));
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Where the body text `rest` ends: the first `}` line (`find_close_line`)

@@ -131,9 +131,11 @@ pub fn headline(message: &str) -> &str {
 /// (a disassembled binary's function, without a line).
 pub fn place_text(c: &Cause) -> String {
     match &c.location.source {
-        Some(s) => format!("{}:{}:{}", s.path, s.line, s.column),
-        None if c.location.ir.on_disk => format!("{}:{}", c.location.ir.path, c.location.ir.line),
-        None => format!("{} in `{}`", c.location.ir.path, c.location.function),
+        Some(s) if s.status != SourceStatus::NotFound => {
+            format!("{}:{}:{}", s.path, s.line, s.column)
+        }
+        _ if c.location.ir.on_disk => format!("{}:{}", c.location.ir.path, c.location.ir.line),
+        _ => format!("{} in `{}`", c.location.ir.path, c.location.function),
     }
 }
 

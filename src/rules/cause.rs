@@ -20,15 +20,24 @@
 use super::{Finding, Fnv1a, hex16};
 use std::fmt::Write;
 
-/// The stable id of the cause a finding belongs to. `source_line` is the
-/// MSL line's text and how many lines before it in its file have the same
-/// text, when the file is on disk: it stands for the line in the id, which
-/// so survives lines moving around it (as GitHub's line hashes do); the
-/// line number stands in when the file is not here.
+/// The stable id of the cause a finding belongs to. `source_line` is, when
+/// the MSL file is on disk, the line's text and how many lines before it in
+/// its file have the same text: it stands for the line in the id, which so
+/// survives lines moving around it (as GitHub's line hashes do); the line
+/// number stands in when the file is not here. The file is named by its
+/// folder and name: the same on every machine and checkout, and two files
+/// of one name in two folders stay apart.
 pub fn cause_id(f: &Finding, opcode: &str, source_line: Option<(&str, usize)>) -> String {
     let mut key = Fnv1a::new();
     let _ = write!(key, "{}|", f.rule);
-    let file_name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
+    let file_name = |path: &str| {
+        let mut parts = path.rsplit('/');
+        let name = parts.next().unwrap_or(path);
+        match parts.next() {
+            Some(folder) => format!("{folder}/{name}"),
+            None => name.to_string(),
+        }
+    };
     let write_line = |key: &mut Fnv1a, s: &crate::source::SourceLocation| {
         let _ = match source_line {
             Some((text, nth)) => write!(key, "|{}|{}#{nth}", file_name(&s.path), text.trim()),

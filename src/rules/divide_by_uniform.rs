@@ -152,10 +152,14 @@ impl RuleHook for DivideByUniform {
         let per_element = origin.name.ends_with("[*]");
         let (what, fix, help) = match origin.kind {
             _ if per_element => (
-                if origin.kind == OriginKind::Field {
-                    "an element of a constant buffer's array field, indexed at run time"
-                } else {
-                    "an element of a constant array argument, indexed at run time"
+                match origin.kind {
+                    OriginKind::Field => {
+                        "an element of a constant buffer's array field, indexed at run time"
+                    }
+                    OriginKind::Memory => {
+                        "an element of a device buffer, indexed by a value the same for every thread"
+                    }
+                    _ => "an element of a constant array argument, indexed at run time",
                 },
                 " One function constant cannot stand for it: precompute a magic multiplier and shift per element on the host.",
                 Some(SHAPE_ARRAY_HELP),
@@ -163,6 +167,17 @@ impl RuleHook for DivideByUniform {
             OriginKind::Field => (
                 "a field of a constant buffer",
                 " Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.",
+                None,
+            ),
+            // kolinko's `device const uint& rowsCount`: device memory no
+            // thread id addresses, in a buffer the kernel does not write.
+            OriginKind::Memory => (
+                if origin.name.contains('[') {
+                    "an element of a device buffer at a fixed index, the same for every thread"
+                } else {
+                    "a device scalar, read at one address by every thread"
+                },
+                " Bind it as a [[function_constant]] per pipeline (or pass host-computed magic numbers for a multiply-high and shift) instead of reading it from a device buffer.",
                 None,
             ),
             OriginKind::Builtin => (

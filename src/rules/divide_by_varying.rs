@@ -37,7 +37,7 @@ impl RuleHook for DivideByVarying {
         };
         Some(Description {
             message: format!(
-                "`{}` by `{}` ({what}) runs Apple's ~730-cycle software divide.{}{hint} If the divisor takes few values, precompute a reciprocal (multiply-high and shift) or restructure to divide by a constant.{}",
+                "`{}` by `{}` ({what}): it runs Apple's ~730-cycle software divide.{}{hint} If the divisor takes few values, precompute a reciprocal (multiply-high and shift) or restructure to divide by a constant.{}",
                 op_text(inst.opcode.name(), &evidence),
                 origin.name,
                 pair_note(&evidence),

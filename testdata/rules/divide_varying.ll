@@ -7,18 +7,22 @@
 ;   address space 3) and from a program-scope threadgroup array (like MLX's
 ;   `Q_smem` globals, ../shared/corpus/Iito__spindll/mlx.metallib.extracted/
 ;   00000_steel_attention_*.ll line 24) read at a constant-expression address.
-;   Device and threadgroup memory may change under the dispatch: varying.
+;   Threadgroup memory is written by the threadgroup: varying. The device
+;   buffer `b` is read at one address by every thread and never written by
+;   the kernel: the same value for all (divide_device_uniform.ll has more).
 ; - @div_by_thread: a divisor from `thread_position_in_grid` (gid + 1) and one
 ;   that mixes `constant uint& n` with it (n + gid).
 ; The same loads at a thread-indexed address are in
 ; divide_varying_indexed_memory.ll.
-; MUST: exactly five findings, all divide-by-varying (severity note):
-;   line 35 names `b` (kind memory, class varying);
+; MUST: exactly five findings:
+;   line 35 divide-by-uniform naming `b` (kind memory, class uniform, "a
+;   device scalar");
+;   and divide-by-varying (severity note) on the others:
 ;   line 37 names `shmem` (kind memory);
 ;   line 39 names the array's global `_ZZ20div_by_scalar_bufferE4bins` (kind memory);
 ;   line 51 names `thread_position_in_grid` (kind builtin);
 ;   line 53 names `thread_position_in_grid` (kind builtin, class mixed).
-; MUST NOT: divide-by-uniform on any of them, even where the dividend (`n`)
+; MUST NOT: divide-by-uniform on lines 37-53, even where the dividend (`n`)
 ;   or part of the divisor is uniform.
 source_filename = "divide_varying.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"

@@ -1,7 +1,8 @@
 ; Hand-written. Thread-private arrays and structs, indexed dynamically or
 ; not. Shapes:
 ; - @private_histogram: `uint counts[16] = {}; for (i < n) counts[in[i] & 15]++;`
-;   the index comes from device memory (the "dynamically indexed stack array"
+;   the index comes from device memory (the same for every thread: `in` is
+;   read-only and `i` no thread id reaches; data all the same) (the "dynamically indexed stack array"
 ;   of WWDC16 session 606; seed 001 finding 181).
 ; - @tail_fill: MLX's layer_norm tail after -O2 split its guarded loop
 ;   (../shared/corpus/Iito__spindll/mlx.metallib.extracted/

@@ -454,6 +454,19 @@ impl<'a> Reader<'a> {
         Ok(Record { code, blob })
     }
 
+    /// The next record of the current block, its operands in `ops`,
+    /// skipping any sub-block by its length; `None` once the block ends.
+    /// For the blocks whose nested blocks nobody reads.
+    pub fn next_record(&mut self, ops: &mut Vec<u64>) -> Result<Option<Record<'a>>, Error> {
+        loop {
+            match self.next_entry()? {
+                Entry::EndBlock => return Ok(None),
+                Entry::SubBlock(_) => self.skip()?,
+                Entry::Record(a) => return self.record(a, ops).map(Some),
+            }
+        }
+    }
+
     fn scalar(&mut self, op: Op) -> Result<u64, Error> {
         match op {
             Op::Literal(v) => Ok(v),

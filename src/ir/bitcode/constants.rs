@@ -4,7 +4,7 @@
 //! up by id).
 
 use super::Error;
-use super::bitstream::{Entry, Reader};
+use super::bitstream::Reader;
 use super::module::{Const, Module, Value, bad};
 use super::types::Ty;
 
@@ -13,16 +13,7 @@ use super::types::Ty;
 pub fn block(m: &mut Module<'_>, r: &mut Reader<'_>) -> Result<(), Error> {
     let mut ops = Vec::new();
     let mut ty = None;
-    loop {
-        let a = match r.next_entry()? {
-            Entry::EndBlock => return Ok(()),
-            Entry::SubBlock(_) => {
-                r.skip()?;
-                continue;
-            }
-            Entry::Record(a) => a,
-        };
-        let rec = r.record(a, &mut ops)?;
+    while let Some(rec) = r.next_record(&mut ops)? {
         if rec.code == 1 {
             ty = Some(m.type_id(r, ops.first().copied().unwrap_or(u64::MAX))?);
             continue;
@@ -136,6 +127,7 @@ pub fn block(m: &mut Module<'_>, r: &mut Reader<'_>) -> Result<(), Error> {
         m.values.push(Value::Const(c));
         m.value_types.push(t);
     }
+    Ok(())
 }
 
 /// CE_GEP (and the inbounds and inrange forms): [pointee type?, flags?,

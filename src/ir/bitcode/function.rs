@@ -127,12 +127,7 @@ impl Decoder<'_, '_> {
                     r.enter(id)?;
                     match id {
                         block::CONSTANTS => super::constants::block(self.m, r)?,
-                        block::METADATA => {
-                            let mut md = std::mem::take(&mut self.m.md);
-                            let result = md.block(r, self.m);
-                            self.m.md = md;
-                            result?
-                        }
+                        block::METADATA => self.m.metadata_block(r)?,
                         block::METADATA_ATTACHMENT => self.attachments(r)?,
                         block::VALUE_SYMTAB => self.symbols(r)?,
                         _ => super::module::skip_rest(r)?,
@@ -163,16 +158,7 @@ impl Decoder<'_, '_> {
 
     fn attachments(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         let mut ops = Vec::new();
-        loop {
-            let a = match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
-                Entry::SubBlock(_) => {
-                    r.skip()?;
-                    continue;
-                }
-                Entry::Record(a) => a,
-            };
-            let rec = r.record(a, &mut ops)?;
+        while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code != 11 || ops.is_empty() {
                 continue;
             }
@@ -190,20 +176,12 @@ impl Decoder<'_, '_> {
             inst.attachments
                 .extend(ops[1..].chunks(2).map(|p| (p[0], p[1])));
         }
+        Ok(())
     }
 
     fn symbols(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         let mut ops = Vec::new();
-        loop {
-            let a = match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
-                Entry::SubBlock(_) => {
-                    r.skip()?;
-                    continue;
-                }
-                Entry::Record(a) => a,
-            };
-            let rec = r.record(a, &mut ops)?;
+        while let Some(rec) = r.next_record(&mut ops)? {
             let Some((&id, name)) = ops.split_first() else {
                 continue;
             };
@@ -218,6 +196,7 @@ impl Decoder<'_, '_> {
                 _ => {}
             }
         }
+        Ok(())
     }
 
     /// `InstNum - rel`, as LLVM computes it (32-bit wrap).

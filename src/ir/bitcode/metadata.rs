@@ -4,7 +4,7 @@
 //! printer writes them as `!DIFile(filename: "...", ...)`.
 
 use super::Error;
-use super::bitstream::{Entry, Reader};
+use super::bitstream::Reader;
 use super::module::{Module, bad, chars};
 use super::types::TypeId;
 
@@ -67,16 +67,7 @@ impl MdTable {
     pub fn block(&mut self, r: &mut Reader<'_>, m: &Module<'_>) -> Result<(), Error> {
         let mut ops = Vec::new();
         let mut name: Option<String> = None;
-        loop {
-            let a = match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
-                Entry::SubBlock(_) => {
-                    r.skip()?;
-                    continue;
-                }
-                Entry::Record(a) => a,
-            };
-            let rec = r.record(a, &mut ops)?;
+        while let Some(rec) = r.next_record(&mut ops)? {
             let item = match rec.code {
                 35 => {
                     self.strings(r, &ops, rec.blob)?;
@@ -123,6 +114,7 @@ impl MdTable {
             };
             self.items.push(item);
         }
+        Ok(())
     }
 
     fn strings(&mut self, r: &Reader<'_>, ops: &[u64], blob: Option<&[u8]>) -> Result<(), Error> {

@@ -231,10 +231,7 @@ impl<'a> Module<'a> {
                         block::PARAMATTR => self.attr_lists(r)?,
                         block::CONSTANTS => super::constants::block(self, r)?,
                         block::METADATA => {
-                            let mut md = std::mem::take(&mut self.md);
-                            let result = md.block(r, self);
-                            self.md = md;
-                            result?;
+                            self.metadata_block(r)?;
                             self.md_module_len = self.md.len();
                             self.attach_to_globals();
                         }
@@ -388,16 +385,7 @@ impl<'a> Module<'a> {
         let mut declared = 0usize;
         let mut defined = 0usize;
         let mut pending_name: Option<String> = None;
-        loop {
-            let a = match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
-                Entry::SubBlock(_) => {
-                    r.skip()?;
-                    continue;
-                }
-                Entry::Record(a) => a,
-            };
-            let rec = r.record(a, &mut ops)?;
+        while let Some(rec) = r.next_record(&mut ops)? {
             let types = &mut self.types;
             // Refer to a type: an identified struct may come later.
             let mut refer = |id: u64| -> Result<TypeId, String> {
@@ -507,20 +495,12 @@ impl<'a> Module<'a> {
             self.types.push_at(defined, ty).map_err(|e| r.error(e))?;
             defined += 1;
         }
+        Ok(())
     }
 
     fn attr_groups(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         let mut ops = Vec::new();
-        loop {
-            let a = match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
-                Entry::SubBlock(_) => {
-                    r.skip()?;
-                    continue;
-                }
-                Entry::Record(a) => a,
-            };
-            let rec = r.record(a, &mut ops)?;
+        while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code != 3 {
                 continue;
             }
@@ -582,43 +562,37 @@ impl<'a> Module<'a> {
                 },
             );
         }
+        Ok(())
     }
 
     fn attr_lists(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         let mut ops = Vec::new();
-        loop {
-            let a = match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
-                Entry::SubBlock(_) => {
-                    r.skip()?;
-                    continue;
-                }
-                Entry::Record(a) => a,
-            };
-            let rec = r.record(a, &mut ops)?;
+        while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 2 {
                 self.lists.push(ops.clone());
             }
         }
+        Ok(())
     }
 
     fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         let mut ops = Vec::new();
-        loop {
-            let a = match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
-                Entry::SubBlock(_) => {
-                    r.skip()?;
-                    continue;
-                }
-                Entry::Record(a) => a,
-            };
-            let rec = r.record(a, &mut ops)?;
+        while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 6 && !ops.is_empty() {
                 let name = String::from_utf8_lossy(&chars(&ops[1..])).into_owned();
                 self.md_kinds.insert(ops[0], name);
             }
         }
+        Ok(())
+    }
+
+    /// Reads a metadata block (module level or in a body) into the table,
+    /// which reads the module's types and values as it goes.
+    pub(crate) fn metadata_block(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        let mut md = std::mem::take(&mut self.md);
+        let result = md.block(r, self);
+        self.md = md;
+        result
     }
 
     fn attach_to_globals(&mut self) {
@@ -660,16 +634,9 @@ fn find_strtab(data: &[u8], base: u64) -> Result<&[u8], Error> {
             Entry::Record(_) => return Err(r.error("a record outside any block")),
             Entry::SubBlock(block::STRTAB) => {
                 r.enter(block::STRTAB)?;
-                loop {
-                    match r.next_entry()? {
-                        Entry::EndBlock => break,
-                        Entry::SubBlock(_) => r.skip()?,
-                        Entry::Record(a) => {
-                            let rec = r.record(a, &mut ops)?;
-                            if rec.code == 1 {
-                                table = rec.blob.unwrap_or_default();
-                            }
-                        }
+                while let Some(rec) = r.next_record(&mut ops)? {
+                    if rec.code == 1 {
+                        table = rec.blob.unwrap_or_default();
                     }
                 }
             }
@@ -681,15 +648,8 @@ fn find_strtab(data: &[u8], base: u64) -> Result<&[u8], Error> {
 /// Skips what is left of the current block.
 pub(crate) fn skip_rest(r: &mut Reader<'_>) -> Result<(), Error> {
     let mut ops = Vec::new();
-    loop {
-        match r.next_entry()? {
-            Entry::EndBlock => return Ok(()),
-            Entry::SubBlock(_) => r.skip()?,
-            Entry::Record(a) => {
-                r.record(a, &mut ops)?;
-            }
-        }
-    }
+    while r.next_record(&mut ops)?.is_some() {}
+    Ok(())
 }
 
 fn take_cstr(ops: &[u64], i: &mut usize) -> Vec<u8> {
