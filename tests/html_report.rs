@@ -173,9 +173,9 @@ fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
     p
 }
 
-/// The scan page of `testdata/` (findings of every rule, broken inputs,
-/// skipped `.metal` files) and of a file that cannot be read, against the
-/// JSON report of the same scan.
+/// The scan page of `testdata/` (findings of every rule, skipped `.metal`
+/// files), `tests/inputs/` (reader errors and warnings) and a file that
+/// cannot be read, against the JSON report of the same scan.
 #[test]
 fn the_scan_page_shows_the_counts_of_the_json_report() {
     let Some(browser) = chromium("the HTML report in a browser") else {
@@ -183,11 +183,12 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
     };
     let dir = tempfile::tempdir().unwrap();
     let root = fixture("");
+    let reader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs");
     let broken = dir.path().join("inputs");
     std::fs::create_dir(&broken).unwrap();
     write(&broken, "truncated.air", b"BC\xc0\xde\x35\x14\x00\x00");
-    let json = run([&root, &broken], "json");
-    let html = run([&root, &broken], "html");
+    let json = run([&root, &reader, &broken], "json");
+    let html = run([&root, &reader, &broken], "html");
     assert_eq!(json.status.code(), html.status.code());
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     let page = write(dir.path(), "scan.html", &html.stdout);
@@ -232,7 +233,7 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
         .iter()
         .filter(|f| !f["diagnostics"].as_array().unwrap().is_empty())
         .count();
-    assert!(diagnosed > 0, "testdata/reader has reader diagnostics");
+    assert!(diagnosed > 0, "tests/inputs has reader diagnostics");
     assert_eq!(loaded.rows("diagnosed"), diagnosed);
     let suppressed: usize = files
         .iter()
