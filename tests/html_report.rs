@@ -154,6 +154,18 @@ impl Loaded {
     }
 }
 
+/// `air-scan ARGS --format FORMAT`, run to its end.
+fn run<A: AsRef<std::ffi::OsStr>>(
+    args: impl IntoIterator<Item = A>,
+    format: &str,
+) -> std::process::Output {
+    air_scan()
+        .args(args)
+        .args(["--format", format])
+        .output()
+        .unwrap()
+}
+
 /// Writes `text` to `dir/name`, returning the path.
 fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
     let p = dir.join(name);
@@ -161,9 +173,9 @@ fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
     p
 }
 
-/// The scan page of `testdata/` (findings of every rule, broken inputs,
-/// skipped `.metal` files) and of a file that cannot be read, against the
-/// JSON report of the same scan.
+/// The scan page of `testdata/` (findings of every rule, skipped `.metal`
+/// files), `tests/inputs/` (reader errors and warnings) and a file that
+/// cannot be read, against the JSON report of the same scan.
 #[test]
 fn the_scan_page_shows_the_counts_of_the_json_report() {
     let Some(browser) = chromium("the HTML report in a browser") else {
@@ -171,19 +183,12 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
     };
     let dir = tempfile::tempdir().unwrap();
     let root = fixture("");
+    let reader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs");
     let broken = dir.path().join("inputs");
     std::fs::create_dir(&broken).unwrap();
     write(&broken, "truncated.air", b"BC\xc0\xde\x35\x14\x00\x00");
-    let run = |format: &str| {
-        air_scan()
-            .arg(&root)
-            .arg(&broken)
-            .args(["--format", format, "--jobs", "2"])
-            .output()
-            .unwrap()
-    };
-    let json = run("json");
-    let html = run("html");
+    let json = run([&root, &reader, &broken], "json");
+    let html = run([&root, &reader, &broken], "html");
     assert_eq!(json.status.code(), html.status.code());
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     let page = write(dir.path(), "scan.html", &html.stdout);
@@ -223,6 +228,20 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
         assert!(skipped > 0, "testdata/'s .metal files, with no xcrun");
     }
     assert_eq!(loaded.rows("skipped"), skipped);
+    let files = report["files"].as_array().unwrap();
+    let diagnosed = files
+        .iter()
+        .filter(|f| !f["diagnostics"].as_array().unwrap().is_empty())
+        .count();
+    assert!(diagnosed > 0, "tests/inputs has reader diagnostics");
+    assert_eq!(loaded.rows("diagnosed"), diagnosed);
+    let suppressed: usize = files
+        .iter()
+        .filter_map(|f| f["suppressed"].as_array())
+        .map(Vec::len)
+        .sum();
+    assert!(suppressed > 0, "testdata/suppress");
+    assert_eq!(loaded.rows("suppressed"), suppressed);
     // `#open=causes` opened every cause: each shows its whole message
     // (as the DOM writes text: `&` and `<` escaped), its help and its IR.
     assert_eq!(
@@ -234,12 +253,25 @@ fn the_scan_page_shows_the_counts_of_the_json_report() {
             .replace('<', "&lt;")
             .replace('>', "&gt;")
     };
+    let mut exact = 0;
     for c in report["causes"].as_array().unwrap() {
         let message = dom_text(c["message"].as_str().unwrap());
         assert!(loaded.dom.contains(&message), "{message}");
         let ir = dom_text(c["location"]["ir"]["instruction"].as_str().unwrap());
         assert!(loaded.dom.contains(&ir), "{ir}");
+        // An MSL line on disk is shown, with its place.
+        let source = &c["location"]["source"];
+        if source["status"] == "exact" {
+            let (path, line) = (source["path"].as_str().unwrap(), &source["line"]);
+            let n = line.as_u64().unwrap() as usize;
+            let text = std::fs::read_to_string(path).unwrap();
+            let msl = dom_text(text.lines().nth(n - 1).unwrap());
+            exact += 1;
+            assert!(loaded.dom.contains(&format!("MSL {path}:{line}")), "{path}");
+            assert!(loaded.dom.contains(&msl), "{msl}");
+        }
     }
+    assert!(exact > 0, "testdata/ has causes on MSL lines");
 }
 
 /// A kernel, an argument and a folder named with markup: each shows as
@@ -256,11 +288,7 @@ fn names_and_paths_with_markup_are_shown_as_text() {
         .replace("@minimal,", &format!("@\"{kernel}\","))
         .replace("!\"divisor\"", "!\"<b>divisor</b>\"");
     write(&folder, "k.ll", text.as_bytes());
-    let json = air_scan()
-        .arg(&folder)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
+    let json = run([&folder], "json");
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(report["files"][0]["kernels"][0]["name"], kernel);
     assert!(
@@ -269,11 +297,7 @@ fn names_and_paths_with_markup_are_shown_as_text() {
             .unwrap()
             .contains("<b>divisor</b>")
     );
-    let html = air_scan()
-        .arg(&folder)
-        .args(["--format", "html"])
-        .output()
-        .unwrap();
+    let html = run([&folder], "html");
     let page = String::from_utf8(html.stdout).unwrap();
     // The page's own two scripts close; nothing of the data does.
     assert_eq!(page.matches("</script>").count(), 2);
@@ -298,6 +322,23 @@ fn names_and_paths_with_markup_are_shown_as_text() {
     assert!(loaded.dom.contains("&lt;script&gt;alert(1)&lt;!--"));
     assert_eq!(loaded.number("n-kernels"), 1);
     assert_eq!(loaded.rows("kernel"), 1);
+    // The diff's page, of the folder with itself: the same.
+    let diff = run([Path::new("diff"), &folder, &folder], "html");
+    assert_eq!(diff.status.code(), Some(0));
+    let page = String::from_utf8(diff.stdout).unwrap();
+    assert_eq!(page.matches("</script>").count(), 2);
+    assert!(!page.contains("<script>alert"));
+    let path = write(dir.path(), "diff.html", page.as_bytes());
+    let loaded = load(&browser, &path, "");
+    loaded.assert_clean("diff");
+    assert!(!loaded.dom.contains("data-pwned"));
+    assert!(
+        loaded
+            .dom
+            .contains("k.ll: &lt;/script&gt;&lt;script&gt;document")
+    );
+    assert!(loaded.dom.contains("&lt;script&gt;alert(1)&lt;!--"));
+    assert_eq!(loaded.number("d0-kernels"), 1);
 }
 
 /// The -O0/-O2 pair of testdata/diff: per-kernel changes, helped and hurt
@@ -306,17 +347,8 @@ fn names_and_paths_with_markup_are_shown_as_text() {
 #[test]
 fn the_diff_page_shows_totals_and_moved_computations_on_both_sides() {
     let (a, b) = (fixture("diff/O0"), fixture("diff/O2"));
-    let run = |format: &str| {
-        air_scan()
-            .arg("diff")
-            .arg(&a)
-            .arg(&b)
-            .args(["--format", format])
-            .output()
-            .unwrap()
-    };
-    let json = run("json");
-    let html = run("html");
+    let json = run([Path::new("diff"), &a, &b], "json");
+    let html = run([Path::new("diff"), &a, &b], "html");
     assert_eq!(json.status.code(), Some(1));
     assert_eq!(html.status.code(), Some(1));
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -461,25 +493,20 @@ fn tables_sort_and_filter_in_the_browser() {
         return;
     };
     let root = fixture("rules");
-    let run = |format: &str| {
-        air_scan()
-            .arg(&root)
-            .args(["--format", format])
-            .output()
-            .unwrap()
-    };
-    let report: Value = serde_json::from_slice(&run("json").stdout).unwrap();
+    let report: Value = serde_json::from_slice(&run([&root], "json").stdout).unwrap();
     let causes = report["causes"].as_array().unwrap();
     let kernels = report["summary"]["by_kernel"].as_array().unwrap();
     let rule = "divide-by-uniform";
     // A kernel some causes reach and others do not.
     let kernel = causes[0]["kernels"][0].as_str().unwrap().to_lowercase();
     let kernel = kernel.as_str();
-    let page = String::from_utf8(run("html").stdout).unwrap().replacen(
-        "</body>",
-        &CLICKS.replace("RULE", rule).replace("KERNEL", kernel),
-        1,
-    );
+    let page = String::from_utf8(run([&root], "html").stdout)
+        .unwrap()
+        .replacen(
+            "</body>",
+            &CLICKS.replace("RULE", rule).replace("KERNEL", kernel),
+            1,
+        );
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "clicks.html", page.as_bytes());
     let loaded = load(&browser, &path, "");
@@ -549,4 +576,54 @@ fn tables_sort_and_filter_in_the_browser() {
         ]
     );
     assert!(by_kernel[0] > 0 && by_kernel[0] < causes.len() as u64);
+}
+
+/// Pages with nothing to show draw without an error: a scan without
+/// findings, a diff of two equal twins, a diff that could not open a side.
+#[test]
+fn empty_and_failed_pages_draw_cleanly() {
+    let Some(browser) = chromium("empty pages in a browser") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let minimal = fixture("minimal_kernel.ll");
+    let twins = fixture("diff/twins");
+    let pages: [(&str, Vec<std::ffi::OsString>, i32); 3] = [
+        (
+            "scan",
+            vec![minimal.into(), "--select".into(), "indirect-call".into()],
+            0,
+        ),
+        (
+            "diff",
+            vec![
+                "diff".into(),
+                twins.join("typed.ll").into(),
+                twins.join("opaque.ll").into(),
+            ],
+            0,
+        ),
+        (
+            "diff",
+            vec![
+                "diff".into(),
+                dir.path().join("absent").into(),
+                twins.into(),
+            ],
+            2,
+        ),
+    ];
+    for (n, (view, args, code)) in pages.into_iter().enumerate() {
+        let out = run(&args, "html");
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        let path = write(dir.path(), &format!("{n}.html"), &out.stdout);
+        let loaded = load(&browser, &path, "");
+        loaded.assert_clean(view);
+        if view == "scan" {
+            assert_eq!(loaded.number("n-findings"), 0);
+            assert_eq!(loaded.rows("kernel"), 1);
+        } else {
+            assert_eq!(loaded.number("d0-errors"), u64::from(code == 2));
+        }
+    }
 }

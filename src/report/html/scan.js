@@ -158,12 +158,16 @@ function kernels() {
 }
 
 function problems() {
-  APP.append(el("h2", { id: "files-title" }, "Files not analysed"));
-  if (DATA.failed.length === 0 && DATA.skipped.length === 0) {
-    APP.append(el("p", { class: "empty" }, "Every file found was read."));
-    return;
+  APP.append(el("h2", { id: "files-title" }, "Files not analysed, or not fully"));
+  const lists = [
+    [DATA.failed, "could not be read", "failed"],
+    [DATA.skipped, "skipped", "skipped"],
+    [DATA.diagnosed, "read with reader diagnostics (a line the reader could not read was not analysed)", "diagnosed"],
+  ];
+  if (lists.every(([list]) => list.length === 0)) {
+    APP.append(el("p", { class: "empty" }, "Every file found was read whole."));
   }
-  for (const [list, what, id] of [[DATA.failed, "could not be read", "failed"], [DATA.skipped, "were skipped", "skipped"]]) {
+  for (const [list, what, id] of lists) {
     if (!list.length) continue;
     APP.append(el("h3", null, plural(list.length, "file") + " " + what));
     const t = new Table([
@@ -171,6 +175,16 @@ function problems() {
       { label: "Why", key: (f) => f.why, cell: (f) => f.why, cls: "mono" },
     ], list, { rowClass: id });
     t.table.id = id;
+    APP.append(t.table);
+  }
+  if (DATA.suppressed.length) {
+    APP.append(el("h2", { id: "suppressed-title" }, "Suppressed findings"));
+    const t = new Table([
+      { label: "Rule", key: (s) => s.rule, cell: (s) => s.rule },
+      { label: "Where", key: (s) => s.place, cell: (s) => short(s.place), cls: "path", title: (s) => s.place },
+      { label: "Reason", key: (s) => s.reason, cell: (s) => s.reason },
+    ], DATA.suppressed, { rowClass: "suppressed" });
+    t.table.id = "suppressed";
     APP.append(t.table);
   }
 }
