@@ -117,19 +117,17 @@ pub enum Skipping {
     Unknown,
 }
 
-/// A device atomic (`device-atomic-in-loop`).
+/// Many threads' device atomic on one address (`device-atomic-contention`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Atomic {
+    /// Every thread uses the atomic's result (an append counter handing
+    /// out slots): a note, with its own advice.
+    pub append_counter: bool,
     pub loop_depth: u32,
-    /// The buffer updated, or `device memory`.
+    /// The buffer updated (`sum`, `result[0]`), or `device memory`.
     pub memory: String,
     /// The atomic's callee or `atomicrmw` operation.
     pub operation: String,
-    /// Whether every thread updates one address; unknown through a helper.
-    pub same_address: Option<bool>,
-    /// The helper called here that does the atomic.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub via: Option<String>,
 }
 
 /// 8-bit integer arithmetic (`byte-arithmetic`).
