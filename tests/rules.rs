@@ -1119,6 +1119,33 @@ fn device_atomic_in_a_helper_fires_in_the_helper() {
     snapshot(name);
 }
 
+// ---- per-thread-constant-read ----
+
+#[test]
+fn per_thread_constant_read_fires_on_buffers_only() {
+    let name = "per_thread_constant_read.ll";
+    let v = json(name);
+    let line = line_in(name, "life", "%cell = load i32, i32 addrspace(2)*");
+    assert_eq!(
+        rule_lines(&v),
+        vec![("per-thread-constant-read".to_string(), line)]
+    );
+    let f = at(&v, line);
+    assert_eq!(f["severity"], "warning", "{f}");
+    assert_eq!(f["evidence"]["buffer"], "v0", "{f}");
+    assert_eq!(f["evidence"]["index"], "thread_position_in_grid", "{f}");
+    assert_eq!(f["loop_depth"], 1, "{f}");
+    assert!(message(f).contains("device const"), "{f}");
+    for (func, needle) in [
+        ("params_only", "%dim = load i32, i32 addrspace(2)*"),
+        ("lut", "%v = load float, float addrspace(2)*"),
+        ("device_per_thread", "%v = load i32, i32 addrspace(1)*"),
+    ] {
+        line_in(name, func, needle);
+    }
+    snapshot(name);
+}
+
 // ---- float-atomic-cas-loop ----
 
 #[test]
@@ -1216,6 +1243,7 @@ fn every_fixture_is_covered() {
         "fused_shift_t4_unconditional.ll",
         "fused_shift_working.ll",
         "indirect_call.ll",
+        "per_thread_constant_read.ll",
         "precise_math.ll",
         "precise_math_fast.ll",
     ];

@@ -23,6 +23,7 @@ pub enum Evidence {
     FusedShift(FusedShift),
     IndirectCall(IndirectCall),
     PreciseMath(PreciseMath),
+    ConstantRead(ConstantRead),
 }
 
 impl Evidence {
@@ -191,4 +192,14 @@ pub struct PreciseMath {
     pub callee: String,
     pub fast_form: String,
     pub function: String,
+}
+
+/// A `constant` read at a per-thread address (`per-thread-constant-read`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConstantRead {
+    /// The `constant` buffer argument read.
+    pub buffer: String,
+    /// The thread-varying value the address depends on.
+    pub index: String,
+    pub loop_depth: u32,
 }

@@ -16,6 +16,7 @@ pub mod float_atomic_cas_loop;
 pub mod fused_shift_address_in_branch;
 pub mod indirect_call;
 pub mod pattern;
+pub mod per_thread_constant_read;
 pub mod precise_math;
 
 use crate::analysis::ControlFlow;
@@ -75,6 +76,10 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
         "indirect-call.toml",
         include_str!("../../patterns/indirect-call.toml"),
     ),
+    (
+        "per-thread-constant-read.toml",
+        include_str!("../../patterns/per-thread-constant-read.toml"),
+    ),
 ];
 
 /// What a rule's Rust side adds: the message and evidence of a match.
@@ -97,7 +102,7 @@ pub struct Description {
     pub help: Option<String>,
 }
 
-fn hooks() -> [&'static dyn RuleHook; 11] {
+fn hooks() -> [&'static dyn RuleHook; 12] {
     [
         &divide_by_uniform::DivideByUniform,
         &divide_by_varying::DivideByVarying,
@@ -110,6 +115,7 @@ fn hooks() -> [&'static dyn RuleHook; 11] {
         &device_atomic_contention::DeviceAtomicContention,
         &float_atomic_cas_loop::FloatAtomicCasLoop,
         &indirect_call::IndirectCall,
+        &per_thread_constant_read::PerThreadConstantRead,
     ]
 }
 
