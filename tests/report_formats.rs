@@ -372,7 +372,7 @@ fn sarif_of_every_fixture_validates_against_the_sarif_schema() {
 }
 
 /// Every result's rule is in the driver at its `ruleIndex`, every level is
-/// the rule's, and every URI is relative with forward slashes.
+/// the rule's (AIR009's append-counter notes aside), and every URI is relative with forward slashes.
 #[test]
 fn sarif_results_point_at_their_rules_and_relative_uris() {
     let s = report("sarif", &["testdata"]);
@@ -383,7 +383,15 @@ fn sarif_results_point_at_their_rules_and_relative_uris() {
     for r in results {
         let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
         assert_eq!(rule["id"], r["ruleId"], "{r}");
-        assert_eq!(rule["defaultConfiguration"]["level"], r["level"], "{r}");
+        // A rule's milder case may carry its own level: AIR009's append
+        // counters are notes (SARIF lets a result override the default).
+        let append_counter =
+            r["ruleId"] == "AIR009" && r["message"]["text"].to_string().contains("hands out slots");
+        if append_counter {
+            assert_eq!(r["level"], "note", "{r}");
+        } else {
+            assert_eq!(rule["defaultConfiguration"]["level"], r["level"], "{r}");
+        }
         let key = &r["partialFingerprints"]["airScanFingerprint/v1"];
         assert!(key.as_str().is_some_and(|k| !k.is_empty()), "{r}");
         let uri = |loc: &Value| {

@@ -685,11 +685,18 @@ const DIVERGENT: [BarrierCase; 7] = [
 fn barrier_in_divergent_flow_fires() {
     let name = "barrier_divergent.ll";
     let v = json(name);
-    let want: Vec<(String, u64)> = DIVERGENT
+    let mut want: Vec<(String, u64)> = DIVERGENT
         .iter()
         .map(|(f, b, ..)| ("barrier-in-divergent-flow".to_string(), line_in(name, f, b)))
         .collect();
+    // Every thread takes a ticket from one counter: an append counter.
+    let ticket = line_in(name, "first_ticket", "@air.atomic.global.add.u.i32(");
+    want.push(("device-atomic-contention".to_string(), ticket));
+    want.sort_by_key(|w| w.1);
     assert_eq!(rule_lines(&v), want);
+    let f = at(&v, ticket);
+    assert_eq!(f["severity"], "note", "{f}");
+    assert_eq!(f["evidence"]["append_counter"], true, "{f}");
     for (func, barrier, branch, cond, skipping, other) in DIVERGENT {
         let f = at(&v, line_in(name, func, barrier));
         assert_eq!(f["function"], func);
@@ -1022,86 +1029,120 @@ fn precise_math_in_fast_math_module_is_silent() {
     snapshot(name);
 }
 
-// ---- device-atomic-in-loop ----
+// ---- device-atomic-contention ----
 
 #[test]
-fn device_atomic_in_loop() {
-    let name = "device_atomic_in_loop.ll";
+fn device_atomic_contention() {
+    let name = "device_atomic_contention.ll";
     let v = json(name);
+    // (function, instruction, memory, append counter, loop depth)
     let sites = [
         (
             "append_in_loop",
             "@air.atomic.global.add.u.i32(",
             "dispatchCount",
             true,
+            1,
         ),
+        ("rmw_in_loop", "atomicrmw fadd", "result", false, 1),
         (
-            "scatter_in_loop",
+            "once_per_thread",
             "@air.atomic.global.add.f32(",
             "result",
             false,
+            0,
         ),
-        ("rmw_in_loop", "atomicrmw fadd", "result", true),
+        (
+            "few_bins",
+            "@air.atomic.global.add.u.i32(",
+            "bins",
+            false,
+            0,
+        ),
     ];
     let want: Vec<(String, u64)> = sites
         .iter()
-        .map(|(f, n, ..)| ("device-atomic-in-loop".to_string(), line_in(name, f, n)))
+        .map(|(f, n, ..)| ("device-atomic-contention".to_string(), line_in(name, f, n)))
         .collect();
     assert_eq!(rule_lines(&v), want);
-    for (func, needle, memory, same) in sites {
+    for (func, needle, memory, append, depth) in sites {
         let f = at(&v, line_in(name, func, needle));
         let e = &f["evidence"];
         assert_eq!(e["memory"], memory, "{f}");
-        assert_eq!(e["same_address"], same, "{f}");
-        assert_eq!(f["loop_depth"], 1);
-        assert_eq!(message(f).contains("same address"), same, "{f}");
+        assert_eq!(e["append_counter"], append, "{f}");
+        assert_eq!(f["loop_depth"], depth, "{f}");
+        let help = f["help"].as_str().unwrap();
+        if append {
+            assert_eq!(f["severity"], "note", "{f}");
+            assert!(help.contains("simd_prefix_exclusive_sum"), "{f}");
+        } else {
+            assert_eq!(f["severity"], "warning", "{f}");
+            assert!(message(f).contains("same device address"), "{f}");
+            assert!(help.contains("simd_sum"), "{f}");
+        }
     }
-    line_in(name, "once_per_thread", "@air.atomic.global.add.f32(");
-    line_in(name, "threadgroup_in_loop", "@air.atomic.local.add.u.i32(");
-    line_in(
-        name,
-        "threadgroup_in_loop",
-        "atomicrmw add i32 addrspace(3)*",
-    );
-    line_in(name, "load_in_loop", "@air.atomic.global.load.i32(");
+    // The silent shapes are where the header says.
+    for (func, needle) in [
+        ("scatter_in_loop", "@air.atomic.global.add.f32("),
+        ("threadgroup_in_loop", "@air.atomic.local.add.u.i32("),
+        ("load_in_loop", "@air.atomic.global.load.i32("),
+        ("hash_scatter", "@air.atomic.global.add.u.i32("),
+        ("reduce_then_one", "@air.atomic.global.add.f32("),
+        ("guarded_only", "@air.atomic.global.add.f32("),
+        ("histogram_flush", "@air.atomic.global.add.u.i32("),
+    ] {
+        line_in(name, func, needle);
+    }
     snapshot(name);
 }
 
 #[test]
-fn device_atomic_reached_through_a_helper_fires_at_the_call() {
+fn device_atomic_in_a_helper_fires_in_the_helper() {
     let name = "device_atomic_in_helper.ll";
     let v = json(name);
-    let rule = "device-atomic-in-loop".to_string();
-    let sites = [
-        ("helper_in_loop", "; call in loop", "bump"),
-        ("helper_two_deep", "; call two deep", "bump_via"),
-    ];
-    let want: Vec<(String, u64)> = sites
-        .iter()
-        .map(|(f, needle, _)| (rule.clone(), line_in(name, f, needle)))
-        .collect();
-    assert_eq!(rule_lines(&v), want);
-    for (func, needle, via) in sites {
-        let f = at(&v, line_in(name, func, needle));
-        assert_eq!(f["function"], func, "{f}");
-        assert_eq!(f["severity"], "warning", "{f}");
-        assert_eq!(f["loop_depth"], 1, "{f}");
-        let e = &f["evidence"];
-        assert_eq!(e["via"], via, "{f}");
-        assert_eq!(e["operation"], "air.atomic.global.add.u.i32", "{f}");
-        assert!(e["same_address"].is_null(), "{f}");
-        let m = message(f);
-        assert!(
-            m.starts_with(&format!(
-                "this call of @{via}, which reaches `air.atomic.global.add.u.i32`"
-            )),
-            "{m}"
-        );
-    }
-    // The silent shapes are where the header says.
-    line_in(name, "helper_once", "; call once");
+    let line = line_in(name, "bump", "@air.atomic.global.add.u.i32(");
+    assert_eq!(
+        rule_lines(&v),
+        vec![("device-atomic-contention".to_string(), line)]
+    );
+    let f = at(&v, line);
+    assert_eq!(f["function"], "bump", "{f}");
+    assert_eq!(
+        f["kernels"],
+        serde_json::json!(["helper_in_loop", "helper_two_deep", "helper_once"]),
+        "{f}"
+    );
+    assert_eq!(f["evidence"]["memory"], "counter", "{f}");
+    line_in(name, "helper_in_loop", "; call in loop");
     line_in(name, "local_helper_in_loop", "; call local");
     line_in(name, "load_helper_in_loop", "; call load");
+    snapshot(name);
+}
+
+// ---- per-thread-constant-read ----
+
+#[test]
+fn per_thread_constant_read_fires_on_buffers_only() {
+    let name = "per_thread_constant_read.ll";
+    let v = json(name);
+    let line = line_in(name, "life", "%cell = load i32, i32 addrspace(2)*");
+    assert_eq!(
+        rule_lines(&v),
+        vec![("per-thread-constant-read".to_string(), line)]
+    );
+    let f = at(&v, line);
+    assert_eq!(f["severity"], "warning", "{f}");
+    assert_eq!(f["evidence"]["buffer"], "v0", "{f}");
+    assert_eq!(f["evidence"]["index"], "thread_position_in_grid", "{f}");
+    assert_eq!(f["loop_depth"], 1, "{f}");
+    assert!(message(f).contains("device const"), "{f}");
+    for (func, needle) in [
+        ("params_only", "%dim = load i32, i32 addrspace(2)*"),
+        ("lut", "%v = load float, float addrspace(2)*"),
+        ("device_per_thread", "%v = load i32, i32 addrspace(1)*"),
+    ] {
+        line_in(name, func, needle);
+    }
     snapshot(name);
 }
 
@@ -1180,8 +1221,8 @@ fn every_fixture_is_covered() {
         "barrier_threads_leave.ll",
         "barrier_uniform.ll",
         "byte_arithmetic.ll",
+        "device_atomic_contention.ll",
         "device_atomic_in_helper.ll",
-        "device_atomic_in_loop.ll",
         "divide_args_field_opaque.ll",
         "divide_args_field_typed.ll",
         "divide_compile_time.ll",
@@ -1202,6 +1243,7 @@ fn every_fixture_is_covered() {
         "fused_shift_t4_unconditional.ll",
         "fused_shift_working.ll",
         "indirect_call.ll",
+        "per_thread_constant_read.ll",
         "precise_math.ll",
         "precise_math_fast.ll",
     ];

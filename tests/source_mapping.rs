@@ -157,9 +157,12 @@ fn every_kolinko_finding_shows_its_metal_line_or_says_it_is_stale() {
         let source_text = std::fs::read_to_string(path).unwrap();
         let shown = source_text.lines().nth(line - 1);
         // What the line of each rule's operation holds.
+        // Code only: a commented-out line (aux.metal:206 `//
+        // atomic_fetch_max_explicit`) holds no operation.
         let holds = |l: &str| match f["rule"].as_str().unwrap() {
+            _ if l.trim_start().starts_with("//") => false,
             "divide-by-uniform" | "divide-by-varying" => l.contains('/') || l.contains('%'),
-            "device-atomic-in-loop" => l.contains("atomic"),
+            "device-atomic-contention" => l.contains("atomic"),
             _ => true,
         };
         let place = format!("{path}:{line}:{}", src["column"]);
@@ -191,13 +194,20 @@ fn every_kolinko_finding_shows_its_metal_line_or_says_it_is_stale() {
     }
     // bucketMul.metal and matrix.metal changed since the metallib was built
     // (read by hand: their lines hold a parameter list, a constant, a loop
-    // header, or end before line 213).
-    assert_eq!(stale.len(), 9, "{stale:#?}");
+    // header, or end before line 213); so did aux.metal past line 200, one
+    // line down: the atomics of sum_of_exps32, cosinePrecalc32 and dot are
+    // shown at 206 (a commented-out atomic), 304 (blank) and 508 (`}`).
+    assert_eq!(stale.len(), 10, "{stale:#?}");
     assert!(
-        stale
-            .iter()
-            .all(|p| p.contains("/bucketMul.metal:") || p.contains("/matrix.metal:")),
+        stale.iter().all(|p| p.contains("/bucketMul.metal:")
+            || p.contains("/matrix.metal:")
+            || ["/aux.metal:206:", "/aux.metal:304:", "/aux.metal:508:"]
+                .iter()
+                .any(|a| p.contains(a))),
         "{stale:#?}"
     );
-    assert_eq!(exact.len(), 23, "{exact:#?}");
+    // 23 before device-atomic-contention (2026-11-27): it drops the loop
+    // scatters and adds hasNan16/32, strictDiff, cosinePrecalc32 and the
+    // append counters, each line checked by `holds` above.
+    assert_eq!(exact.len(), 25, "{exact:#?}");
 }

@@ -23,6 +23,7 @@ pub enum Evidence {
     FusedShift(FusedShift),
     IndirectCall(IndirectCall),
     PreciseMath(PreciseMath),
+    ConstantRead(ConstantRead),
 }
 
 impl Evidence {
@@ -117,19 +118,17 @@ pub enum Skipping {
     Unknown,
 }
 
-/// A device atomic (`device-atomic-in-loop`).
+/// Many threads' device atomic on one address (`device-atomic-contention`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Atomic {
+    /// Every thread uses the atomic's result (an append counter handing
+    /// out slots): a note, with its own advice.
+    pub append_counter: bool,
     pub loop_depth: u32,
-    /// The buffer updated, or `device memory`.
+    /// The buffer updated (`sum`, `result[0]`), or `device memory`.
     pub memory: String,
     /// The atomic's callee or `atomicrmw` operation.
     pub operation: String,
-    /// Whether every thread updates one address; unknown through a helper.
-    pub same_address: Option<bool>,
-    /// The helper called here that does the atomic.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub via: Option<String>,
 }
 
 /// 8-bit integer arithmetic (`byte-arithmetic`).
@@ -193,4 +192,14 @@ pub struct PreciseMath {
     pub callee: String,
     pub fast_form: String,
     pub function: String,
+}
+
+/// A `constant` read at a per-thread address (`per-thread-constant-read`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConstantRead {
+    /// The `constant` buffer argument read.
+    pub buffer: String,
+    /// The thread-varying value the address depends on.
+    pub index: String,
+    pub loop_depth: u32,
 }

@@ -5,7 +5,7 @@
 pub mod barrier_in_divergent_flow;
 pub mod byte_arithmetic;
 pub mod cause;
-pub mod device_atomic_in_loop;
+pub mod device_atomic_contention;
 pub mod divide_by_uniform;
 pub mod divide_by_varying;
 pub mod double_precision;
@@ -16,6 +16,7 @@ pub mod float_atomic_cas_loop;
 pub mod fused_shift_address_in_branch;
 pub mod indirect_call;
 pub mod pattern;
+pub mod per_thread_constant_read;
 pub mod precise_math;
 
 use crate::analysis::ControlFlow;
@@ -64,8 +65,8 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
         include_str!("../../patterns/precise-math.toml"),
     ),
     (
-        "device-atomic-in-loop.toml",
-        include_str!("../../patterns/device-atomic-in-loop.toml"),
+        "device-atomic-contention.toml",
+        include_str!("../../patterns/device-atomic-contention.toml"),
     ),
     (
         "float-atomic-cas-loop.toml",
@@ -75,6 +76,10 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
         "indirect-call.toml",
         include_str!("../../patterns/indirect-call.toml"),
     ),
+    (
+        "per-thread-constant-read.toml",
+        include_str!("../../patterns/per-thread-constant-read.toml"),
+    ),
 ];
 
 /// What a rule's Rust side adds: the message and evidence of a match.
@@ -83,6 +88,11 @@ pub trait RuleHook: Sync {
     fn name(&self) -> &'static str;
     /// Describes a match, or rejects it (`None`) when a closer look says it is no finding.
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &engine::Matched) -> Option<Description>;
+    /// The severity of this finding when it is not the pattern's (a
+    /// rule whose milder case is a note).
+    fn severity(&self, _description: &Description) -> Option<Severity> {
+        None
+    }
 }
 
 pub struct Description {
@@ -92,7 +102,7 @@ pub struct Description {
     pub help: Option<String>,
 }
 
-fn hooks() -> [&'static dyn RuleHook; 11] {
+fn hooks() -> [&'static dyn RuleHook; 12] {
     [
         &divide_by_uniform::DivideByUniform,
         &divide_by_varying::DivideByVarying,
@@ -102,9 +112,10 @@ fn hooks() -> [&'static dyn RuleHook; 11] {
         &double_precision::DoublePrecision,
         &byte_arithmetic::ByteArithmetic,
         &precise_math::PreciseMath,
-        &device_atomic_in_loop::DeviceAtomicInLoop,
+        &device_atomic_contention::DeviceAtomicContention,
         &float_atomic_cas_loop::FloatAtomicCasLoop,
         &indirect_call::IndirectCall,
+        &per_thread_constant_read::PerThreadConstantRead,
     ]
 }
 
@@ -444,11 +455,15 @@ pub fn run(
                 let kernels = ctx.kernels.iter().map(|k| k.to_string()).collect();
                 (ctx.function.name.into(), kernels)
             });
+            let severity = rule
+                .hook
+                .and_then(|h| h.severity(&description))
+                .unwrap_or(rule.pattern.severity);
             let fingerprint = fingerprints.next(ctx, rule, inst, description.evidence.subject());
             out.push(Finding {
                 rule: rule.shared.name.clone(),
                 rule_id: rule.shared.id.clone(),
-                severity: rule.pattern.severity,
+                severity,
                 category: rule.shared.category.clone(),
                 message: description.message,
                 help: match description.help {
@@ -471,7 +486,7 @@ pub fn run(
                 cycles: rule.pattern.cycles,
                 inst: m.inst,
                 loop_depth: m.loop_depth,
-                rank: rank(rule.pattern.severity, m.loop_depth),
+                rank: rank(severity, m.loop_depth),
                 evidence: description.evidence,
                 levels: Vec::new(),
             });

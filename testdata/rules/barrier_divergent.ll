@@ -31,7 +31,8 @@
 ;   simdgroup note;
 ;   @group_leader the first barrier (`simd_group`).
 ; MUST NOT: the barriers every thread reaches (after each branch or loop).
-; MUST NOT: device-atomic-in-loop for @first_ticket's atomic (not in a loop).
+; MUST: also a device-atomic-contention note on @first_ticket's atomic: every
+;   thread takes a ticket from one counter (an append counter's shape).
 source_filename = "barrier_divergent.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"

@@ -13,11 +13,13 @@
 ; - @local_helper_in_loop: a loop calling @bump_local, a threadgroup atomic.
 ; - @load_helper_in_loop: a loop calling @peek, an atomic load (no
 ;   read-modify-write).
-; MUST: exactly two findings, both device-atomic-in-loop (warning), at the
-;   calls of @bump in @helper_in_loop and of @bump_via in @helper_two_deep,
-;   each naming its helper (`evidence.via`) and `air.atomic.global.add.u.i32`.
-; MUST NOT: a finding in @helper_once, @local_helper_in_loop,
-;   @load_helper_in_loop, or in the helpers themselves (none has a loop).
+; MUST: exactly one finding, device-atomic-contention (warning), on the
+;   atomic inside @bump itself (its pointer is `counter` from every caller, so
+;   one word for all threads), listing the three kernels that reach it
+;   (helper_in_loop, helper_two_deep, helper_once). The rule asks about the
+;   address, which the helper's own body shows, not about loops around calls.
+; MUST NOT: a finding at any call, in @bump_local (threadgroup) or @peek
+;   (an atomic load).
 source_filename = "device_atomic_in_helper.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"

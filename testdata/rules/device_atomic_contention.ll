@@ -1,27 +1,39 @@
-; Hand-written. Device atomics inside and outside loops. Shapes:
+; Hand-written. Device atomics, contended or not. Shapes:
 ; - @append_in_loop: effort's prepareExpertDispatch (../shared/corpus/
 ;   kolinko__effort/bucketMul.metal lines 66-76; default.metallib.extracted/
-;   00008_prepareExpertDispatchFast.ll line 47): each thread walks its chunk
-;   and takes a slot of an append buffer with
-;   `atomic_fetch_add_explicit(dispatchCount, 1, relaxed)` per kept element:
-;   every thread of the dispatch on one counter.
+;   00008_prepareExpertDispatchFast.ll line 47): each thread takes slots of an
+;   append buffer with `idx = atomic_fetch_add_explicit(dispatchCount, 1)`:
+;   every thread of the dispatch on one counter, its result used.
 ; - @scatter_in_loop: effort's bucketMulQ8 (bucketMulQ8.metal line 137;
 ;   00003_bucketMulQ8.ll line 108): `for (i < 16) atomic_fetch_add(
-;   &result[id.x * 16 + i], myVal[i])` on a `device atomic_float*`.
-; - @rmw_in_loop: the same as an LLVM `atomicrmw fadd` on addrspace(1), the
-;   form a non-Metal front end emits.
-; - @once_per_thread: effort's sum_of_exps32 (aux.metal line 205): one
-;   device atomic per thread, no loop.
-; - @threadgroup_in_loop: a loop of threadgroup atomics
-;   (`air.atomic.local.add.u.i32`, and `atomicrmw add` on addrspace(3)),
-;   which scale with the cores.
-; - @load_in_loop: an atomic load (no read-modify-write) in a loop.
-; MUST: exactly three findings, all device-atomic-in-loop (warning): the
-;   add of @append_in_loop (same address for all threads, `dispatchCount`),
-;   of @scatter_in_loop (`result`, not the same address) and the atomicrmw
-;   of @rmw_in_loop.
-; MUST NOT: a finding in @once_per_thread, @threadgroup_in_loop or
-;   @load_in_loop.
+;   &result[id.x * 16 + i], myVal[i])`: a word per thread and iteration.
+; - @rmw_in_loop: an LLVM `atomicrmw fadd` on one addrspace(1) word in a loop,
+;   the form a non-Metal front end emits.
+; - @once_per_thread: effort's sum_of_exps32 (aux.metal line 205;
+;   00030_sum_of_exps32.ll line 15): one `atomic_fetch_add(sum, exp(x))` per
+;   thread on one word, no reduction first.
+; - @threadgroup_in_loop: threadgroup atomics, which scale with the cores.
+; - @load_in_loop: an atomic load (no read-modify-write).
+; - @hash_scatter: a grid-stride loop counting keys into a table indexed by
+;   loaded data (`atomic_fetch_add(&table[keys[i] & mask], 1)`), as database
+;   hash and count kernels do.
+; - @reduce_then_one: Apple's recommended reduction (seed 001 finding 188):
+;   `s = simd_sum(x)`; lane 0 writes threadgroup memory; barrier; then
+;   `if (lid == 0) atomic_fetch_add(total, …)`.
+; - @guarded_only: `if (lid == 0) atomic_fetch_add(total, x)` with no
+;   reduction: one thread per threadgroup.
+; - @histogram_flush: after a barrier, `for (i = lid; i < 256; i += tptg)
+;   atomic_fetch_add(&hist[i], tg_hist[i])`, adding threadgroup-memory bins.
+; - @few_bins: `atomic_fetch_add(&bins[x > 0 ? 1 : 0], 1)`: a phi of two
+;   constant addresses at a thread-varying join, a few words for all threads.
+; MUST: exactly four findings, all device-atomic-contention: a note on
+;   @append_in_loop (append_counter, `dispatchCount`, the
+;   simd_prefix_exclusive_sum advice) and warnings on @rmw_in_loop
+;   (`result`, loop depth 1), @once_per_thread (`result`) and @few_bins
+;   (`bins`).
+; MUST NOT: a finding in @scatter_in_loop, @threadgroup_in_loop,
+;   @load_in_loop, @hash_scatter, @reduce_then_one, @guarded_only or
+;   @histogram_flush.
 source_filename = "device_atomic_in_loop.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"
@@ -147,11 +159,117 @@ done:
   ret void
 }
 
+; Function Attrs: convergent mustprogress nounwind
+define void @hash_scatter(i32 addrspace(1)* noundef readonly "air-buffer-no-alias" %0, i32 addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2, i32 noundef %3) local_unnamed_addr #0 {
+  br label %loop
+
+loop:
+  %i = phi i32 [ %2, %4 ], [ %next, %loop ]
+  %k = zext i32 %i to i64
+  %kp = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %k
+  %key = load i32, i32 addrspace(1)* %kp, align 4, !tbaa !30
+  %h = and i32 %key, 4095
+  %hz = zext i32 %h to i64
+  %slot = getelementptr inbounds i32, i32 addrspace(1)* %1, i64 %hz
+  %old = tail call i32 @air.atomic.global.add.u.i32(i32 addrspace(1)* nocapture %slot, i32 1, i32 0, i32 2, i1 true) #2
+  %next = add i32 %i, %3
+  %more = icmp ult i32 %next, 1048576
+  br i1 %more, label %loop, label %done, !llvm.loop !40
+
+done:
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind
+define void @reduce_then_one(float addrspace(1)* noundef readonly "air-buffer-no-alias" %0, float addrspace(1)* noundef "air-buffer-no-alias" %1, float addrspace(3)* noundef "air-buffer-no-alias" %2, i32 noundef %3, i32 noundef %4, i32 noundef %5, i32 noundef %6) local_unnamed_addr #0 {
+  %g = zext i32 %3 to i64
+  %xp = getelementptr inbounds float, float addrspace(1)* %0, i64 %g
+  %x = load float, float addrspace(1)* %xp, align 4, !tbaa !34
+  %s = tail call fast float @air.simd_sum.f32(float %x) #2
+  %lane0 = icmp eq i32 %5, 0
+  br i1 %lane0, label %write, label %sync
+
+write:
+  %sg = zext i32 %6 to i64
+  %tp = getelementptr inbounds float, float addrspace(3)* %2, i64 %sg
+  store float %s, float addrspace(3)* %tp, align 4, !tbaa !34
+  br label %sync
+
+sync:
+  tail call void @air.wg.barrier(i32 2, i32 1) #2
+  %first = icmp eq i32 %4, 0
+  br i1 %first, label %flush, label %done
+
+flush:
+  %t = load float, float addrspace(3)* %2, align 4, !tbaa !34
+  %old = tail call float @air.atomic.global.add.f32(float addrspace(1)* nocapture %1, float %t, i32 0, i32 2, i1 true) #2
+  br label %done
+
+done:
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind
+define void @guarded_only(float addrspace(1)* noundef readonly "air-buffer-no-alias" %0, float addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2, i32 noundef %3) local_unnamed_addr #0 {
+  %first = icmp ne i32 %3, 0
+  br i1 %first, label %done, label %flush
+
+flush:
+  %g = zext i32 %2 to i64
+  %xp = getelementptr inbounds float, float addrspace(1)* %0, i64 %g
+  %x = load float, float addrspace(1)* %xp, align 4, !tbaa !34
+  %old = tail call float @air.atomic.global.add.f32(float addrspace(1)* nocapture %1, float %x, i32 0, i32 2, i1 true) #2
+  br label %done
+
+done:
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind
+define void @histogram_flush(i32 addrspace(1)* noundef "air-buffer-no-alias" %0, i32 addrspace(3)* noundef "air-buffer-no-alias" %1, i32 noundef %2, i32 noundef %3) local_unnamed_addr #0 {
+  tail call void @air.wg.barrier(i32 2, i32 1) #2
+  br label %loop
+
+loop:
+  %i = phi i32 [ %2, %4 ], [ %next, %loop ]
+  %iz = zext i32 %i to i64
+  %tp = getelementptr inbounds i32, i32 addrspace(3)* %1, i64 %iz
+  %v = load i32, i32 addrspace(3)* %tp, align 4, !tbaa !30
+  %hp = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %iz
+  %old = tail call i32 @air.atomic.global.add.u.i32(i32 addrspace(1)* nocapture %hp, i32 %v, i32 0, i32 2, i1 true) #2
+  %next = add i32 %i, %3
+  %more = icmp ult i32 %next, 256
+  br i1 %more, label %loop, label %done, !llvm.loop !40
+
+done:
+  ret void
+}
+
+; Function Attrs: convergent mustprogress nounwind
+define void @few_bins(float addrspace(1)* noundef readonly "air-buffer-no-alias" %0, i32 addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  %g = zext i32 %2 to i64
+  %xp = getelementptr inbounds float, float addrspace(1)* %0, i64 %g
+  %x = load float, float addrspace(1)* %xp, align 4, !tbaa !34
+  %pos = fcmp fast ogt float %x, 0.000000e+00
+  br i1 %pos, label %hi, label %join
+
+hi:
+  br label %join
+
+join:
+  %bin = phi i64 [ 1, %hi ], [ 0, %3 ]
+  %bp = getelementptr inbounds i32, i32 addrspace(1)* %1, i64 %bin
+  %old = tail call i32 @air.atomic.global.add.u.i32(i32 addrspace(1)* nocapture %bp, i32 1, i32 0, i32 2, i1 true) #2
+  ret void
+}
+
 ; Function Attrs: mustprogress nounwind willreturn
 declare i32 @air.atomic.global.add.u.i32(i32 addrspace(1)* nocapture, i32, i32, i32, i1) local_unnamed_addr #2
 declare float @air.atomic.global.add.f32(float addrspace(1)* nocapture, float, i32, i32, i1) local_unnamed_addr #2
 declare i32 @air.atomic.local.add.u.i32(i32 addrspace(3)* nocapture, i32, i32, i32, i1) local_unnamed_addr #2
 declare i32 @air.atomic.global.load.i32(i32 addrspace(1)* nocapture, i32, i32, i1) local_unnamed_addr #2
+declare float @air.simd_sum.f32(float) local_unnamed_addr #2
+declare void @air.wg.barrier(i32, i32) local_unnamed_addr #2
 
 ; Function Attrs: mustprogress nofree nosync nounwind readnone willreturn
 declare float @air.fast_exp.f32(float) local_unnamed_addr #3
@@ -166,7 +284,7 @@ attributes #3 = { mustprogress nofree nosync nounwind readnone willreturn }
 !air.version = !{!4}
 !air.language_version = !{!5}
 !air.compile_options = !{!6, !7}
-!air.kernel = !{!8, !15, !19, !20, !22, !25}
+!air.kernel = !{!8, !15, !19, !20, !22, !25, !50, !53, !58, !60, !64}
 
 !0 = !{i32 2, !"SDK Version", [2 x i32] [i32 15, i32 5]}
 !1 = !{i32 1, !"wchar_size", i32 4}
@@ -189,7 +307,7 @@ attributes #3 = { mustprogress nofree nosync nounwind readnone willreturn }
 !18 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"float", !"air.arg_name", !"myVal"}
 !19 = !{void (float addrspace(1)*, float addrspace(1)*, i32)* @rmw_in_loop, !9, !16}
 !20 = !{void (float addrspace(1)*, float addrspace(1)*, i32)* @once_per_thread, !9, !21}
-!21 = !{!11, !17, !28}
+!21 = !{!11, !81, !28}
 !22 = !{void (i32 addrspace(3)*, i32)* @threadgroup_in_loop, !9, !23}
 !23 = !{!24, !29}
 !24 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 3, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_uint", !"air.arg_name", !"bins"}
@@ -208,3 +326,29 @@ attributes #3 = { mustprogress nofree nosync nounwind readnone willreturn }
 !38 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"uint", !"air.arg_name", !"out"}
 !40 = distinct !{!40, !41}
 !41 = !{!"llvm.loop.mustprogress"}
+!50 = !{void (i32 addrspace(1)*, i32 addrspace(1)*, i32, i32)* @hash_scatter, !9, !51}
+!51 = !{!52, !70, !28, !71}
+!52 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"uint", !"air.arg_name", !"keys"}
+!70 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_uint", !"air.arg_name", !"table"}
+!71 = !{i32 3, !"air.threads_per_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"grid"}
+!53 = !{void (float addrspace(1)*, float addrspace(1)*, float addrspace(3)*, i32, i32, i32, i32)* @reduce_then_one, !9, !54}
+!54 = !{!11, !72, !73, !74, !75, !76, !77}
+!72 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_float", !"air.arg_name", !"total"}
+!73 = !{i32 2, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 3, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"float", !"air.arg_name", !"partial"}
+!74 = !{i32 3, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"id"}
+!75 = !{i32 4, !"air.thread_index_in_threadgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"lid"}
+!76 = !{i32 5, !"air.thread_index_in_simdgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"lane"}
+!77 = !{i32 6, !"air.simdgroup_index_in_threadgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"sg"}
+!58 = !{void (float addrspace(1)*, float addrspace(1)*, i32, i32)* @guarded_only, !9, !59}
+!59 = !{!11, !72, !28, !78}
+!78 = !{i32 3, !"air.thread_index_in_threadgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"lid"}
+!60 = !{void (i32 addrspace(1)*, i32 addrspace(3)*, i32, i32)* @histogram_flush, !9, !61}
+!61 = !{!62, !63, !79, !80}
+!62 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_uint", !"air.arg_name", !"hist"}
+!63 = !{i32 1, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 3, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"uint", !"air.arg_name", !"tg_hist"}
+!79 = !{i32 2, !"air.thread_index_in_threadgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"lid"}
+!80 = !{i32 3, !"air.threads_per_threadgroup", !"air.arg_type_name", !"uint", !"air.arg_name", !"tptg"}
+!64 = !{void (float addrspace(1)*, i32 addrspace(1)*, i32)* @few_bins, !9, !65}
+!65 = !{!11, !66, !28}
+!66 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_uint", !"air.arg_name", !"bins"}
+!81 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"atomic_float", !"air.arg_name", !"result"}
