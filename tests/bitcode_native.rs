@@ -22,7 +22,7 @@ fn llvm_dis_22() -> Option<PathBuf> {
             .find(|c| c.is_file())
     });
     if found.is_none() {
-        eprintln!("SKIPPED: no llvm-dis-22 on PATH; the differential test did not run");
+        common::missing("the differential test", "no llvm-dis-22 on PATH");
     }
     found
 }
