@@ -505,6 +505,25 @@ fn divide_by_device_scalar_is_uniform() {
     snapshot(name);
 }
 
+/// A texture's size is named as the MSL method that gives it.
+#[test]
+fn divide_by_texture_size_names_the_query() {
+    let name = "divide_texture_size.ll";
+    let v = json(name);
+    let w = line_in(name, "wrap", "%6 = urem i32 %2, %4");
+    let h = line_in(name, "wrap", "%7 = udiv i32 %2, %5");
+    for (l, who) in [
+        (w, "inputTexture.get_width()"),
+        (h, "inputTexture.get_height()"),
+    ] {
+        let f = at(&v, l);
+        assert_divide(f, "divide-by-uniform", who, "argument", 0, 32);
+        assert!(message(f).contains("a texture's size"), "{f}");
+        assert!(!message(f).contains("a kernel argument"), "{f}");
+    }
+    assert_eq!(rule_lines(&v).len(), 2);
+}
+
 /// The divides of divide_varying_indexed_memory.ll: (function, instruction,
 /// the memory the divisor is loaded from).
 const INDEXED: [(&str, &str, &str); 4] = [
@@ -974,6 +993,11 @@ fn byte_arithmetic_on_i8_only() {
     for needle in ["shl i8", "lshr i8", "and i8", "or i8"] {
         line_in(name, "pack_nibbles", needle);
     }
+    // The pattern matches these i8 operations; the hook drops them as the
+    // compiler's (no i8 load, argument or store reaches them).
+    for needle in ["add i8 %c, -49", "mul i8 %n, 3", "add i8 %k, 1"] {
+        line_in(name, "compiler_bytes", needle);
+    }
     snapshot(name);
 }
 
@@ -1229,6 +1253,7 @@ fn every_fixture_is_covered() {
         "divide_cost.ll",
         "divide_device_uniform.ll",
         "divide_helpers.ll",
+        "divide_texture_size.ll",
         "divide_uniform_args.ll",
         "divide_varying.ll",
         "divide_varying_indexed_memory.ll",

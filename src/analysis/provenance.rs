@@ -563,6 +563,23 @@ pub fn demangle_fc(global: &str) -> String {
     }
 }
 
+/// The MSL method an `air.get_<what>_texture…` query stands for:
+/// `get_width`, `get_height`, `get_depth`, `get_array_size`,
+/// `get_num_mip_levels`, `get_num_samples`.
+fn texture_query(callee: &str) -> Option<&str> {
+    let rest = callee.strip_prefix("air.")?;
+    let (query, kind) = rest.split_once("_texture")?;
+    let known = [
+        "get_width",
+        "get_height",
+        "get_depth",
+        "get_array_size",
+        "get_num_mip_levels",
+        "get_num_samples",
+    ];
+    (known.contains(&query) && !kind.is_empty()).then_some(query)
+}
+
 /// The global a pointer value names, looking through constant casts and GEPs.
 fn global_root<'a>(v: &Value<'a>) -> Option<&'a str> {
     let mut v = v;
@@ -1276,6 +1293,18 @@ impl<'a> Walker<'_, 'a> {
         for (j, &d) in row.iter().enumerate().take(inst.call_args().len()) {
             p.join(&self.code(i, j, d));
         }
+        // `air.get_width_texture_2d(tex, …)` and its kin: named as the MSL
+        // wrote it, `tex.get_width()`, not as the texture argument.
+        if let Some(query) = texture_query(callee) {
+            if let Some(tex) = p.origin_of(OriginKind::Argument) {
+                let sources = p.sources;
+                return Provenance::named(
+                    sources,
+                    OriginKind::Argument,
+                    &format!("{}.{query}()", tex.name),
+                );
+            }
+        }
         let known = callee.starts_with("air.")
             || callee.starts_with("llvm.")
             || self.ctx.is_defined(self.module, callee);
@@ -1644,6 +1673,17 @@ mod tests {
             "FC_mul_mv_ne12"
         );
         assert_eq!(demangle_fc("plain"), "plain");
+    }
+
+    #[test]
+    fn texture_queries_are_named_as_msl_methods() {
+        assert_eq!(texture_query("air.get_width_texture_2d"), Some("get_width"));
+        assert_eq!(
+            texture_query("air.get_num_mip_levels_texture_cube"),
+            Some("get_num_mip_levels")
+        );
+        assert_eq!(texture_query("air.get_read_sampler"), None);
+        assert_eq!(texture_query("air.get_width"), None);
     }
 
     #[test]

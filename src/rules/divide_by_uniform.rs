@@ -164,6 +164,11 @@ impl RuleHook for DivideByUniform {
                 " One function constant cannot stand for it: precompute a magic multiplier and shift per element on the host.",
                 Some(SHAPE_ARRAY_HELP),
             ),
+            OriginKind::Argument if origin.name.ends_with("()") => (
+                "a texture's size",
+                " Bind it as a [[function_constant]] per pipeline (textures of one size share a pipeline), or pass host-computed magic numbers for a multiply-high and shift.",
+                None,
+            ),
             OriginKind::Field => (
                 "a field of a constant buffer",
                 " Bind it as a [[function_constant]] per pipeline and put its value in the pipeline-cache key.",

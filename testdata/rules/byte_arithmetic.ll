@@ -10,10 +10,15 @@
 ;   (kolinko__effort/default.metallib.extracted/00000_decodeQ8.ll lines
 ;   20-21): `lshr i8`, `and i8`. Bytes are the data format there.
 ; - @short_math: the same arithmetic on i16 (native).
+; - @compiler_bytes: i8 operations LLVM makes of its own (issue 23): a
+;   range check `c >= '1' && c <= '9'` InstCombine turns into
+;   `add i8 (trunc x), -49` feeding only an `icmp`; `int` math narrowed
+;   to i8 by `trunc` and extended back; a loop counter truncated to i8.
 ; MUST: exactly five findings, all byte-arithmetic (note): the mul, add and
 ;   sub of @uchar_blend, the udiv and urem of @uchar_div.
-; MUST NOT: a finding in @pack_nibbles (shifts and bitwise operations) or
-;   @short_math (16-bit).
+; MUST NOT: a finding in @pack_nibbles (shifts and bitwise operations),
+;   @short_math (16-bit) or @compiler_bytes (none fed by an i8 load or
+;   argument, none feeding a store).
 source_filename = "byte_arithmetic.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"
@@ -72,6 +77,27 @@ define void @short_math(i16 addrspace(1)* noundef "air-buffer-no-alias" %0, i32 
   %8 = udiv i16 %7, 3
   store i16 %8, i16 addrspace(1)* %4, align 2, !tbaa !38
   ret void
+}
+
+define internal i32 @compiler_bytes(i32 %0, i32 %1) unnamed_addr #0 {
+  %c = trunc i32 %0 to i8
+  %off = add i8 %c, -49
+  %digit = icmp ult i8 %off, 9
+  %n = trunc i32 %1 to i8
+  %n2 = mul i8 %n, 3
+  %wide = zext i8 %n2 to i32
+  br label %loop
+
+loop:
+  %k = phi i8 [ 0, %2 ], [ %k1, %loop ]
+  %k1 = add i8 %k, 1
+  %more = icmp ult i8 %k1, 16
+  br i1 %more, label %loop, label %done
+
+done:
+  %d = zext i1 %digit to i32
+  %r = add i32 %wide, %d
+  ret i32 %r
 }
 
 attributes #0 = { convergent mustprogress nounwind willreturn "frame-pointer"="all" "min-legal-vector-width"="0" "no-builtins" "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
