@@ -142,6 +142,18 @@ impl<'a> Reader<'a> {
         if self.bits_left() < width {
             return Err(self.error_here("unexpected end of data"));
         }
+        // Most reads: one unaligned 8-byte load holds the field.
+        let byte = (self.bit / 8) as usize;
+        let shift = self.bit % 8;
+        if width <= 56 {
+            if let Some(word) = self.data.get(byte..byte + 8) {
+                let mut bytes = [0u8; 8];
+                bytes.copy_from_slice(word);
+                let value = (u64::from_le_bytes(bytes) >> shift) & ((1u64 << width) - 1);
+                self.bit += width;
+                return Ok(value);
+            }
+        }
         let mut value = 0u64;
         let mut got = 0u64;
         while got < width {

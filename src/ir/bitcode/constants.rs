@@ -138,7 +138,10 @@ fn gep(m: &Module<'_>, r: &Reader<'_>, ops: &[u64], code: u32) -> Result<Const, 
     let with_type = matches!(code, 24 | 32) || ops.len() % 2 == 1;
     let source = if with_type {
         i += 1;
-        Some(m.type_id(r, ops[0])?)
+        let ty = ops
+            .first()
+            .ok_or_else(|| bad(r, "getelementptr expression"))?;
+        Some(m.type_id(r, *ty)?)
     } else {
         None
     };
@@ -184,5 +187,22 @@ pub fn decode_signed(v: u64) -> i64 {
         -((v >> 1) as i64)
     } else {
         i64::MIN
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the `bitcode` fuzz target: an inbounds CE_GEP record (code
+    /// 24) with no operands indexed its missing type.
+    #[test]
+    fn a_gep_expression_without_operands_is_refused() {
+        let m = Module::default();
+        let r = Reader::new(&[], 40);
+        for code in [12, 20, 24, 32] {
+            let e = gep(&m, &r, &[], code).unwrap_err();
+            assert!(e.message.contains("getelementptr"), "{code}: {e}");
+        }
     }
 }
