@@ -71,13 +71,19 @@ pub fn cause_id(f: &Finding, opcode: &str, source_line: Option<(&str, usize)>) -
 /// `_`-separated token that names a type or a size made generic
 /// (`gemv_float32_bm1_bn8` → `gemv_T_bm#_bn#`).
 pub fn family(function: &str) -> String {
-    let base = mangled_base_name(function).unwrap_or(function);
+    // MLX spells `bool` as `bool_` in names: the trailing `_` is no token.
+    let base = mangled_base_name(function)
+        .unwrap_or(function)
+        .trim_end_matches('_');
     let mut out = String::with_capacity(base.len());
     for (i, token) in base.split('_').enumerate() {
         if i > 0 {
             out.push('_');
         }
         if is_type_token(token) {
+            out.push('T');
+        } else if let Some(prefix) = fused_type_prefix(token) {
+            out.push_str(prefix);
             out.push('T');
         } else {
             // Digits stand for sizes: `bm1` → `bm#`, `32` → `#`.
@@ -96,6 +102,22 @@ pub fn family(function: &str) -> String {
         }
     }
     out
+}
+
+/// The word before a type name fused onto it, as MLX names mask types
+/// (`maskfloat16` → `mask`, `maskbool` → `mask`). Only sized type names
+/// and `bool`/`half` count, so that words such as `print` keep their `int`.
+fn fused_type_prefix(token: &str) -> Option<&str> {
+    let letters = token.trim_end_matches(|c: char| c.is_ascii_digit());
+    let sized = letters.len() < token.len();
+    (1..letters.len()).find_map(|start| {
+        let (prefix, suffix) = token.split_at(start);
+        let fits = is_type_token(suffix)
+            && (sized || matches!(suffix, "bool" | "half"))
+            && prefix.len() >= 2
+            && prefix.bytes().all(|b| b.is_ascii_alphabetic());
+        fits.then_some(prefix)
+    })
 }
 
 /// MSL and MLX type names as they appear in kernel names.
@@ -174,6 +196,15 @@ mod tests {
         assert_eq!(family("_ZN3mlx5steel4gemmIfEEvv"), "gemm");
         // Names that differ otherwise stay apart.
         assert_ne!(family("softmax_float32"), family("layer_norm_float32"));
+        // MLX fuses the mask type onto `mask`.
+        assert_eq!(
+            family("steel_attention_float16_bq32_maskfloat16"),
+            family("steel_attention_bfloat16_bq32_maskbool_")
+        );
+        assert_eq!(family("sdpa_maskbfloat16"), "sdpa_maskT");
+        assert_eq!(family("print_uint8"), "print_T");
+        assert_eq!(family("sprint_x"), "sprint_x");
+        assert_ne!(family("mask_float16"), family("masking_float16"));
         assert_ne!(family("copy_g_float32"), family("copy_v_float32"));
         // Words that merely start like a type are kept.
         assert_eq!(family("interp_factor"), "interp_factor");
