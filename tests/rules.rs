@@ -1188,7 +1188,16 @@ fn float_atomic_cas_loop() {
         .iter()
         .map(|(f, n, _)| ("float-atomic-cas-loop".to_string(), line_in(name, f, n)))
         .collect();
-    assert_eq!(rule_lines(&v), want);
+    let float: Vec<(String, u64)> = rule_lines(&v)
+        .into_iter()
+        .filter(|(r, _)| r == "float-atomic-cas-loop")
+        .collect();
+    assert_eq!(float, want);
+    // Metal FlashAttention's lock waits for another threadgroup's value:
+    // cross-threadgroup-spin-wait's, the only other finding.
+    let lock = line_in(name, "spin_lock", "@air.atomic.global.cmpxchg.weak.i32(");
+    assert_eq!(rule_lines(&v).len(), want.len() + 1);
+    assert_eq!(at(&v, lock)["rule"], "cross-threadgroup-spin-wait");
     for (func, needle, op) in sites {
         let f = at(&v, line_in(name, func, needle));
         assert_eq!(f["evidence"]["operation"], op, "{f}");
@@ -1201,7 +1210,7 @@ fn float_atomic_cas_loop() {
             "{f}"
         );
     }
-    for func in ["spin_lock", "int_max_cas", "float_add_once"] {
+    for func in ["int_max_cas", "float_add_once"] {
         line_in(name, func, "@air.atomic.global.cmpxchg.weak.i32(");
     }
     snapshot(name);
@@ -1236,6 +1245,141 @@ fn indirect_call_through_function_table() {
     snapshot(name);
 }
 
+// ---- cross-threadgroup-spin-wait ----
+
+#[test]
+fn cross_threadgroup_spin_wait() {
+    let name = "cross_threadgroup_spin_wait.ll";
+    let v = json(name);
+    let sites = [
+        (
+            "flag_wait",
+            "@air.atomic.global.cmpxchg.weak.i32(",
+            "air.atomic.global.cmpxchg",
+            true,
+        ),
+        (
+            "ready_bits_wait",
+            "%v0 = call",
+            "air.atomic.global.load",
+            true,
+        ),
+        ("unbounded_wait", "load atomic", "load atomic", false),
+        (
+            "xchg_lock",
+            "@air.atomic.global.xchg",
+            "air.atomic.global.xchg",
+            false,
+        ),
+    ];
+    let spins: Vec<(String, u64)> = rule_lines(&v)
+        .into_iter()
+        .filter(|(r, _)| r == "cross-threadgroup-spin-wait")
+        .collect();
+    let want: Vec<(String, u64)> = sites
+        .iter()
+        .map(|(f, n, _, _)| {
+            (
+                "cross-threadgroup-spin-wait".to_string(),
+                line_in(name, f, n),
+            )
+        })
+        .collect();
+    assert_eq!(spins, want);
+    for (func, needle, op, bounded) in sites {
+        let f = at(&v, line_in(name, func, needle));
+        let e = &f["evidence"];
+        assert_eq!(f["severity"], "warning", "{f}");
+        assert_eq!(f["category"], "correctness", "{f}");
+        assert_eq!(e["operation"], op, "{f}");
+        assert_eq!(e["bounded"], bounded, "{f}");
+        assert_eq!(message(f).contains("try limit"), bounded, "{f}");
+        assert!(message(f).contains("forward progress"), "{f}");
+    }
+    let lock = at(
+        &v,
+        line_in(name, "flag_wait", "@air.atomic.global.cmpxchg.weak.i32("),
+    );
+    assert_eq!(lock["evidence"]["memory"], "locks");
+    assert_eq!(
+        lock["evidence"]["exit_line"],
+        line_in(name, "flag_wait", "br i1 %set")
+    );
+    assert_eq!(
+        lock["evidence"]["loop_line"],
+        line_in(name, "flag_wait", "%tries = phi")
+    );
+    // The wait on partial results ends in the outer loop's check block.
+    let bits = at(&v, line_in(name, "ready_bits_wait", "%v0 = call"));
+    assert_eq!(
+        bits["evidence"]["exit_line"],
+        line_in(name, "ready_bits_wait", "br i1 %all")
+    );
+    // The retry loop is float-atomic-cas-loop's, the only other finding.
+    let cas = line_in(
+        name,
+        "float_add_cas",
+        "@air.atomic.global.cmpxchg.weak.i32(",
+    );
+    assert_eq!(at(&v, cas)["rule"], "float-atomic-cas-loop");
+    assert_eq!(rule_lines(&v).len(), sites.len() + 1);
+    for (func, needle) in [
+        ("cas_load_inside", "= cmpxchg"),
+        ("threadgroup_wait", "@air.atomic.local.load.i32("),
+        ("exit_not_atomic", "@air.atomic.global.load.i32("),
+        ("work_queue", "@air.atomic.global.add.u.i32("),
+    ] {
+        line_in(name, func, needle);
+    }
+    snapshot(name);
+}
+
+// ---- function-constant-branch ----
+
+#[test]
+fn function_constant_branch() {
+    let name = "function_constant_branch.ll";
+    let v = json(name);
+    let ray = line_in(name, "ray_march", "br i1 %off");
+    let tone = line_in(name, "tonemap", "br i1 %skip");
+    let mode = line_in(name, "mode_switch", "switch i32 %mode");
+    assert_eq!(
+        rule_lines(&v),
+        [ray, tone, mode]
+            .map(|l| ("function-constant-branch".to_string(), l))
+            .to_vec()
+    );
+    for (line, switch, kind, depth) in [
+        (ray, "u.adaptive", "bool", 1),
+        (tone, "enabled", "bool", 0),
+        (mode, "u.mode", "enum", 0),
+    ] {
+        let f = at(&v, line);
+        let e = &f["evidence"];
+        assert_eq!(f["severity"], "note", "{f}");
+        assert_eq!(e["switch"], switch, "{f}");
+        assert_eq!(e["kind"], kind, "{f}");
+        assert_eq!(e["loop_depth"], depth, "{f}");
+        assert!(message(f).contains(switch), "{f}");
+        assert!(message(f).contains("[[function_constant]]"), "{f}");
+    }
+    assert_eq!(at(&v, tone)["evidence"]["region_instructions"], 18);
+    assert_eq!(
+        at(&v, mode)["evidence"]["compared_to"],
+        serde_json::json!([0, 1, 2])
+    );
+    for (func, needle) in [
+        ("tiny", "br i1 %on"),
+        ("trip_count", "br i1 %none"),
+        ("per_thread", "br i1 %off"),
+        ("fc", "br i1 %off"),
+        ("per_iteration", "br i1 %off"),
+    ] {
+        line_in(name, func, needle);
+    }
+    snapshot(name);
+}
+
 /// Every fixture in testdata/rules has a test here, and reads cleanly.
 #[test]
 fn every_fixture_is_covered() {
@@ -1245,6 +1389,7 @@ fn every_fixture_is_covered() {
         "barrier_threads_leave.ll",
         "barrier_uniform.ll",
         "byte_arithmetic.ll",
+        "cross_threadgroup_spin_wait.ll",
         "device_atomic_contention.ll",
         "device_atomic_in_helper.ll",
         "divide_args_field_opaque.ll",
@@ -1261,6 +1406,7 @@ fn every_fixture_is_covered() {
         "dynamic_private_array.ll",
         "dynamic_private_array_opaque.ll",
         "float_atomic_cas_loop.ll",
+        "function_constant_branch.ll",
         "fused_shift_buggy_opaque.ll",
         "fused_shift_buggy_typed.ll",
         "fused_shift_family_m7_k2.ll",
