@@ -1374,6 +1374,7 @@ fn function_constant_branch() {
         ("per_thread", "br i1 %off"),
         ("fc", "br i1 %off"),
         ("per_iteration", "br i1 %off"),
+        ("early_out", "br i1 %off"),
     ] {
         line_in(name, func, needle);
     }

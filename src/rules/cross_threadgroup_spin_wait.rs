@@ -95,9 +95,10 @@ fn is_retry(ctx: &FunctionContext<'_, '_>, lp: &Loop, i: usize) -> bool {
         .collect();
     stores.is_empty()
         || stores.iter().any(|&s| {
-            ctx.body.instructions[s]
-                .operands
-                .first()
+            ctx.body
+                .instructions
+                .get(s)
+                .and_then(|st| st.operands.first())
                 .is_some_and(|v| from_atomic(&v.value))
         })
 }
@@ -132,9 +133,11 @@ fn waiting_loop(ctx: &FunctionContext<'_, '_>, i: usize) -> Option<(usize, Vec<u
                 // (!cas(p, &old, f(old)))`) decides its exit too.
                 Kind::Load | Kind::Exchange => loop_instructions(ctx, lp).any(|x| {
                     matches!(device_atomic(ctx, x), Some((Kind::CompareExchange, _)))
-                        && ctx.body.instructions[x]
-                            .operands
-                            .first()
+                        && ctx
+                            .body
+                            .instructions
+                            .get(x)
+                            .and_then(|c| c.operands.first())
                             .is_some_and(|p| &p.value == address)
                         && is_retry(ctx, lp, x)
                 }),

@@ -168,6 +168,38 @@ fn fixed_address(ctx: &FunctionContext<'_, '_>, load: usize) -> bool {
     false
 }
 
+/// Whether control from `block` reaches the function's `ret` doing nothing
+/// on the way (blocks of phis and an unconditional `br` at most): the side
+/// of an early return, `if (!u.enabled) return;`. Specialising on such a
+/// switch removes only its test; when it is off, the host had better not
+/// dispatch at all.
+fn returns_at_once(ctx: &FunctionContext<'_, '_>, mut block: usize) -> bool {
+    for _ in 0..8 {
+        let Some(b) = ctx.body.blocks.get(block) else {
+            return false;
+        };
+        let work = ctx
+            .body
+            .instructions
+            .get(b.instructions.clone())
+            .unwrap_or(&[])
+            .iter()
+            .filter(|i| i.opcode != Opcode::Phi)
+            .collect::<Vec<_>>();
+        match work.as_slice() {
+            [t] if t.opcode == Opcode::Ret => return true,
+            [t] if t.opcode == Opcode::Br && t.operands.len() == 1 => {
+                match ctx.cf.cfg.succs(block) {
+                    [next] => block = *next,
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 impl RuleHook for FunctionConstantBranch {
     fn name(&self) -> &'static str {
         "function-constant-branch"
@@ -214,6 +246,15 @@ impl RuleHook for FunctionConstantBranch {
             .or_else(|| address.origin_of(OriginKind::Argument))?
             .name;
         let block = ctx.du.block_of(m.inst);
+        if ctx
+            .cf
+            .cfg
+            .succs(block)
+            .iter()
+            .any(|&s| returns_at_once(ctx, s))
+        {
+            return None;
+        }
         let region = decided_region(ctx.cf, block);
         let region_instructions: u32 = region
             .iter()

@@ -14,12 +14,15 @@
 ; - @per_thread: `flags[gid]` from a `constant bool*`: differs per thread.
 ; - @fc: a function constant (`air.function_constant` global).
 ; - @per_iteration: `layers[i].enabled` in a loop over i: differs per iteration.
+; - @early_out: `if (!u.adaptive) return;` in front of the kernel's work
+;   (BlackHoleGPU's spawnParticles, ParticleSystem.metal line 273): the side
+;   taken when off does nothing, so specialising removes only the test.
 ; MUST: exactly three findings, function-constant-branch (note): the branch in
 ;   @ray_march's loop (bool, `u.adaptive`), @tonemap's branch (bool,
 ;   `enabled`, 18 instructions), @mode_switch's switch (enum, compared to
 ;   0, 1 and 2).
-; MUST NOT: a finding of this rule in @tiny, @trip_count, @per_thread, @fc or
-;   @per_iteration.
+; MUST NOT: a finding of this rule in @tiny, @trip_count, @per_thread, @fc,
+;   @per_iteration or @early_out.
 source_filename = "function_constant_branch.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"
@@ -275,6 +278,32 @@ done:
   ret void
 }
 
+define void @early_out(%struct.U addrspace(2)* noundef readonly "air-buffer-no-alias" %0, float addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  %bp = getelementptr inbounds %struct.U, %struct.U addrspace(2)* %0, i64 0, i32 2
+  %b = load i8, i8 addrspace(2)* %bp, align 4, !range !30
+  %off = icmp eq i8 %b, 0
+  br i1 %off, label %done, label %work
+
+work:
+  %g = zext i32 %2 to i64
+  %p = getelementptr inbounds float, float addrspace(1)* %1, i64 %g
+  %x = load float, float addrspace(1)* %p, align 4
+  %y1 = call fast float @air.fast_sin.f32(float %x)
+  %y2 = call fast float @air.fast_cos.f32(float %y1)
+  %y3 = call fast float @air.fast_exp.f32(float %y2)
+  %y4 = call fast float @air.fast_log.f32(float %y3)
+  %y5 = fmul fast float %y4, %y1
+  %y6 = fadd fast float %y5, %y2
+  %y7 = fmul fast float %y6, %y3
+  %y8 = fadd fast float %y7, %x
+  %y9 = call fast float @air.fast_tanh.f32(float %y8)
+  store float %y9, float addrspace(1)* %p, align 4
+  br label %done
+
+done:
+  ret void
+}
+
 declare float @air.fast_sqrt.f32(float)
 declare float @air.fast_sin.f32(float)
 declare float @air.fast_cos.f32(float)
@@ -291,7 +320,7 @@ attributes #0 = { convergent mustprogress nounwind "frame-pointer"="all" "min-le
 !air.version = !{!4}
 !air.language_version = !{!5}
 !air.compile_options = !{!6, !7}
-!air.kernel = !{!8, !14, !18, !19, !20, !21, !23, !25}
+!air.kernel = !{!8, !14, !18, !19, !20, !21, !23, !25, !34}
 !air.function_constants = !{!27}
 
 !0 = !{i32 2, !"SDK Version", [2 x i32] [i32 15, i32 5]}
@@ -327,3 +356,4 @@ attributes #0 = { convergent mustprogress nounwind "frame-pointer"="all" "min-le
 !31 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"float", !"air.arg_name", !"out"}
 !32 = !{i32 1, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"gid"}
 !33 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read", !"air.address_space", i32 2, !"air.arg_type_size", i32 8, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"Layer", !"air.arg_name", !"layers"}
+!34 = !{void (%struct.U addrspace(2)*, float addrspace(1)*, i32)* @early_out, !9, !10}
