@@ -840,7 +840,16 @@ fn barrier_skipped_only_by_leaving_threads_is_silent() {
     ] {
         line_in(name, func, barrier);
     }
-    assert_eq!(rule_lines(&v), vec![]);
+    // The lock itself waits for another threadgroup: the only finding.
+    let lock = line_in(
+        name,
+        "lock_with_timeout",
+        "@air.atomic.global.cmpxchg.weak.i32(",
+    );
+    assert_eq!(
+        rule_lines(&v),
+        vec![("cross-threadgroup-spin-wait".to_string(), lock)]
+    );
     snapshot(name);
 }
 
@@ -1088,7 +1097,15 @@ fn device_atomic_contention() {
         .iter()
         .map(|(f, n, ..)| ("device-atomic-contention".to_string(), line_in(name, f, n)))
         .collect();
-    assert_eq!(rule_lines(&v), want);
+    let contention: Vec<(String, u64)> = rule_lines(&v)
+        .into_iter()
+        .filter(|(r, _)| r == "device-atomic-contention")
+        .collect();
+    assert_eq!(contention, want);
+    // The poll waits on the atomic: cross-threadgroup-spin-wait, the only other.
+    let poll = line_in(name, "load_in_loop", "@air.atomic.global.load.i32(");
+    assert_eq!(rule_lines(&v).len(), want.len() + 1);
+    assert_eq!(at(&v, poll)["rule"], "cross-threadgroup-spin-wait");
     for (func, needle, memory, append, depth) in sites {
         let f = at(&v, line_in(name, func, needle));
         let e = &f["evidence"];
@@ -1343,12 +1360,20 @@ fn function_constant_branch() {
     let ray = line_in(name, "ray_march", "br i1 %off");
     let tone = line_in(name, "tonemap", "br i1 %skip");
     let mode = line_in(name, "mode_switch", "switch i32 %mode");
+    let branches: Vec<(String, u64)> = rule_lines(&v)
+        .into_iter()
+        .filter(|(r, _)| r == "function-constant-branch")
+        .collect();
     assert_eq!(
-        rule_lines(&v),
+        branches,
         [ray, tone, mode]
             .map(|l| ("function-constant-branch".to_string(), l))
             .to_vec()
     );
+    // `flags[gid]` is per-thread-constant-read's, the only other finding.
+    let flag = line_in(name, "per_thread", "%f = load i8");
+    assert_eq!(rule_lines(&v).len(), 4);
+    assert_eq!(at(&v, flag)["rule"], "per-thread-constant-read");
     for (line, switch, kind, depth) in [
         (ray, "u.adaptive", "bool", 1),
         (tone, "enabled", "bool", 0),

@@ -269,6 +269,10 @@ impl RuleHook for FunctionConstantBranch {
         } else {
             "enum"
         };
+        let what = match kind {
+            "bool" => "a bool",
+            _ => "an enum-like switch",
+        };
         let place = if m.loop_depth > 0 {
             format!("inside a loop (depth {}), every iteration", m.loop_depth)
         } else {
@@ -276,7 +280,7 @@ impl RuleHook for FunctionConstantBranch {
         };
         Some(Description {
             message: format!(
-                "Branch on `{switch}`, a {kind} switch from a `constant` buffer, {place}: the pipeline could be built with it as a `[[function_constant]]`. Read at run time, both sides are compiled into one kernel, which keeps the dead side's registers and code and tests the switch on every pass; as a function constant the compiler removes the side not taken."
+                "Branch on `{switch}`, {what} from a `constant` buffer, {place}: the pipeline could be built with it as a `[[function_constant]]`. Read at run time, both sides are compiled into one kernel, which keeps the dead side's registers and code and tests the switch on every pass; as a function constant the compiler removes the side not taken."
             ),
             evidence: Evidence::ConstantBranch(ConstantBranch {
                 compared_to,

@@ -22,7 +22,8 @@
 ;   `enabled`, 18 instructions), @mode_switch's switch (enum, compared to
 ;   0, 1 and 2).
 ; MUST NOT: a finding of this rule in @tiny, @trip_count, @per_thread, @fc,
-;   @per_iteration or @early_out.
+;   @per_iteration or @early_out (per-thread-constant-read fires on
+;   @per_thread's `flags[gid]`, its own case).
 source_filename = "function_constant_branch.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"
