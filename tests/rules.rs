@@ -1360,24 +1360,26 @@ fn function_constant_branch() {
     let ray = line_in(name, "ray_march", "br i1 %off");
     let tone = line_in(name, "tonemap", "br i1 %skip");
     let mode = line_in(name, "mode_switch", "switch i32 %mode");
+    let both = line_in(name, "combined", "br i1 %both");
     let branches: Vec<(String, u64)> = rule_lines(&v)
         .into_iter()
         .filter(|(r, _)| r == "function-constant-branch")
         .collect();
     assert_eq!(
         branches,
-        [ray, tone, mode]
+        [ray, tone, mode, both]
             .map(|l| ("function-constant-branch".to_string(), l))
             .to_vec()
     );
     // `flags[gid]` is per-thread-constant-read's, the only other finding.
     let flag = line_in(name, "per_thread", "%f = load i8");
-    assert_eq!(rule_lines(&v).len(), 4);
+    assert_eq!(rule_lines(&v).len(), 5);
     assert_eq!(at(&v, flag)["rule"], "per-thread-constant-read");
     for (line, switch, kind, depth) in [
         (ray, "u.adaptive", "bool", 1),
         (tone, "enabled", "bool", 0),
         (mode, "u.mode", "enum", 0),
+        (both, "u.adaptive", "bool", 1),
     ] {
         let f = at(&v, line);
         let e = &f["evidence"];

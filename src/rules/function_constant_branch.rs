@@ -48,41 +48,86 @@ fn literal(v: &Value<'_>) -> Option<i64> {
     }
 }
 
-/// The tested value and the constants it is compared with, from a branch
-/// condition: `icmp eq|ne x, C`, `trunc x to i1`, `xor c, true`, or an
-/// `i1` itself.
-fn tested(ctx: &FunctionContext<'_, '_>, cond: &Value<'_>) -> Option<(usize, Vec<i64>)> {
-    let mut v = ctx.du.def_of(cond);
-    for _ in 0..8 {
-        let Some(Def::Inst(i)) = v else {
-            return None;
+/// The values a branch condition tests against literals, with those
+/// literals: `icmp eq|ne x, C`, `trunc x to i1`, an `i1` load, through
+/// `xor c, true` and into each term of `a && b`, `a || b` (`and`/`or` of
+/// `i1`, or their `select` form): a switch among the terms decides the
+/// branch too.
+fn tested(ctx: &FunctionContext<'_, '_>, cond: &Value<'_>) -> Vec<(usize, Vec<i64>)> {
+    let mut out = Vec::new();
+    let mut work = vec![ctx.du.def_of(cond)];
+    let mut steps = 0;
+    while let Some(d) = work.pop() {
+        steps += 1;
+        let (Some(Def::Inst(i)), true) = (d, steps <= 16) else {
+            continue;
         };
-        let inst = ctx.body.instructions.get(i)?;
+        let Some(inst) = ctx.body.instructions.get(i) else {
+            continue;
+        };
+        let is_bool = ctx.module.types.int_bits(inst.ty) == Some(1);
+        let literal_at = |j: usize| inst.operands.get(j).and_then(|o| literal(&o.value));
         match inst.opcode {
-            Opcode::Xor
-                if inst
-                    .operands
-                    .get(1)
-                    .and_then(|o| literal(&o.value))
-                    .is_some() =>
-            {
-                v = ctx.du.operand(i, 0);
+            Opcode::Xor if literal_at(1).is_some() => work.push(ctx.du.operand(i, 0)),
+            Opcode::And | Opcode::Or if is_bool => {
+                work.push(ctx.du.operand(i, 0));
+                work.push(ctx.du.operand(i, 1));
+            }
+            Opcode::Select if is_bool && (literal_at(1).is_some() || literal_at(2).is_some()) => {
+                work.extend((0..3).map(|j| ctx.du.operand(i, j)));
             }
             Opcode::ICmp if matches!(inst.predicate, Some("eq" | "ne")) => {
-                let (a, b) = (inst.operands.first()?, inst.operands.get(1)?);
-                let (x, c) = match (literal(&a.value), literal(&b.value)) {
-                    (None, Some(c)) => (0, c),
-                    (Some(c), None) => (1, c),
-                    _ => return None,
+                let x = match (literal_at(0), literal_at(1)) {
+                    (None, Some(c)) => Some((0, c)),
+                    (Some(c), None) => Some((1, c)),
+                    _ => None,
                 };
-                return Some((ctx.du.operand(i, x).and_then(as_inst)?, vec![c]));
+                if let Some((x, c)) = x {
+                    out.extend(ctx.du.operand(i, x).and_then(as_inst).map(|v| (v, vec![c])));
+                }
             }
-            Opcode::Trunc => return Some((ctx.du.operand(i, 0).and_then(as_inst)?, vec![0])),
-            Opcode::Load => return Some((i, vec![0])),
-            _ => return None,
+            Opcode::Trunc => {
+                out.extend(ctx.du.operand(i, 0).and_then(as_inst).map(|v| (v, vec![0])))
+            }
+            Opcode::Load => out.push((i, vec![0])),
+            _ => {}
         }
     }
-    None
+    out
+}
+
+/// The width and name of the switch `value` is, when it is one: a load,
+/// through casts and masks, of a small integer at a fixed place of a
+/// `constant` argument, only ever tested against constants, the same for
+/// every thread and no function constant.
+fn switch_load(ctx: &FunctionContext<'_, '_>, value: usize) -> Option<(u32, String)> {
+    let load = load_of(ctx, value)?;
+    let loaded = ctx.body.instructions.get(load)?;
+    let bits = ctx.module.types.int_bits(loaded.ty)?;
+    let pointer = loaded.operands.first()?;
+    if bits > 32
+        || ctx.module.types.addrspace(pointer.ty) != Some(2)
+        || !fixed_address(ctx, load)
+        || !only_tested_against_constants(ctx, load)
+    {
+        return None;
+    }
+    let address = ctx.prov.value(ctx.du, &pointer.value);
+    if address.sources.contains(Sources(
+        Sources::NOT_THREAD_INVARIANT.0 | Sources::FUNCTION_CONSTANT.0,
+    )) {
+        return None;
+    }
+    // The loaded value's origin names the field (`uniforms.disk_enabled`),
+    // the address's only the buffer.
+    let name = ctx
+        .prov
+        .inst(load)
+        .origin_of(OriginKind::Field)
+        .or_else(|| address.origin_of(OriginKind::Field))
+        .or_else(|| address.origin_of(OriginKind::Argument))?
+        .name;
+    Some((bits, name))
 }
 
 fn as_inst(d: Def) -> Option<usize> {
@@ -207,8 +252,8 @@ impl RuleHook for FunctionConstantBranch {
 
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
-        let (value, compared_to) = match inst.opcode {
-            Opcode::Br if inst.operands.len() == 3 => tested(ctx, &inst.operands.first()?.value)?,
+        let candidates = match inst.opcode {
+            Opcode::Br if inst.operands.len() == 3 => tested(ctx, &inst.operands.first()?.value),
             Opcode::Switch => {
                 let cases = inst.operands.get(2..).unwrap_or(&[]);
                 let values = cases
@@ -216,35 +261,15 @@ impl RuleHook for FunctionConstantBranch {
                     .step_by(2)
                     .filter_map(|o| literal(&o.value))
                     .collect();
-                (ctx.du.operand(m.inst, 0).and_then(as_inst)?, values)
+                vec![(ctx.du.operand(m.inst, 0).and_then(as_inst)?, values)]
             }
             _ => return None,
         };
-        let load = load_of(ctx, value)?;
-        let loaded = ctx.body.instructions.get(load)?;
-        let bits = ctx.module.types.int_bits(loaded.ty)?;
-        let pointer = loaded.operands.first()?;
-        if bits > 32
-            || ctx.module.types.addrspace(pointer.ty) != Some(2)
-            || !fixed_address(ctx, load)
-            || !only_tested_against_constants(ctx, load)
-        {
-            return None;
-        }
-        let address = ctx.prov.value(ctx.du, &pointer.value);
-        if address.sources.contains(Sources(
-            Sources::NOT_THREAD_INVARIANT.0 | Sources::FUNCTION_CONSTANT.0,
-        )) {
-            return None;
-        }
-        // The loaded value's origin names the field (`uniforms.disk_enabled`),
-        // the address's only the buffer.
-        let value_origin = ctx.prov.inst(load);
-        let switch = value_origin
-            .origin_of(OriginKind::Field)
-            .or_else(|| address.origin_of(OriginKind::Field))
-            .or_else(|| address.origin_of(OriginKind::Argument))?
-            .name;
+        let (bits, switch, compared_to) =
+            candidates.into_iter().find_map(|(value, compared_to)| {
+                let (bits, switch) = switch_load(ctx, value)?;
+                Some((bits, switch, compared_to))
+            })?;
         let block = ctx.du.block_of(m.inst);
         if ctx
             .cf

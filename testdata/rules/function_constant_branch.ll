@@ -14,13 +14,16 @@
 ; - @per_thread: `flags[gid]` from a `constant bool*`: differs per thread.
 ; - @fc: a function constant (`air.function_constant` global).
 ; - @per_iteration: `layers[i].enabled` in a loop over i: differs per iteration.
+; - @combined: `if (u.adaptive && u.h > 0.1)` in a loop (BlackHoleGPU's
+;   renderParticlesAdvanced, ParticleTrails.metal line 185: `select i1 %on,
+;   i1 %big, i1 false`, 00011_renderParticlesAdvanced.ll line 87).
 ; - @early_out: `if (!u.adaptive) return;` in front of the kernel's work
 ;   (BlackHoleGPU's spawnParticles, ParticleSystem.metal line 273): the side
 ;   taken when off does nothing, so specialising removes only the test.
-; MUST: exactly three findings, function-constant-branch (note): the branch in
+; MUST: exactly four findings, function-constant-branch (note): the branch in
 ;   @ray_march's loop (bool, `u.adaptive`), @tonemap's branch (bool,
 ;   `enabled`, 18 instructions), @mode_switch's switch (enum, compared to
-;   0, 1 and 2).
+;   0, 1 and 2), the branch in @combined's loop (bool, `u.adaptive`).
 ; MUST NOT: a finding of this rule in @tiny, @trip_count, @per_thread, @fc,
 ;   @per_iteration or @early_out (per-thread-constant-read fires on
 ;   @per_thread's `flags[gid]`, its own case).
@@ -305,6 +308,38 @@ done:
   ret void
 }
 
+define void @combined(%struct.U addrspace(2)* noundef readonly "air-buffer-no-alias" %0, float addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  %bp = getelementptr inbounds %struct.U, %struct.U addrspace(2)* %0, i64 0, i32 2
+  %b = load i8, i8 addrspace(2)* %bp, align 4, !range !30
+  %on = icmp ne i8 %b, 0
+  %hp = getelementptr inbounds %struct.U, %struct.U addrspace(2)* %0, i64 0, i32 1
+  %h = load float, float addrspace(2)* %hp, align 4
+  %big = fcmp fast ogt float %h, 0x3FB99999A0000000
+  %both = select i1 %on, i1 %big, i1 false
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %3 ], [ %ni, %next ]
+  %acc = phi float [ 0.000000e+00, %3 ], [ %a, %next ]
+  br i1 %both, label %work, label %next
+
+work:
+  %s = call fast float @air.fast_sin.f32(float %acc)
+  br label %next
+
+next:
+  %a = phi float [ %acc, %loop ], [ %s, %work ]
+  %ni = add nuw i32 %i, 1
+  %more = icmp ult i32 %ni, 16
+  br i1 %more, label %loop, label %done
+
+done:
+  %g = zext i32 %2 to i64
+  %o = getelementptr inbounds float, float addrspace(1)* %1, i64 %g
+  store float %a, float addrspace(1)* %o, align 4
+  ret void
+}
+
 declare float @air.fast_sqrt.f32(float)
 declare float @air.fast_sin.f32(float)
 declare float @air.fast_cos.f32(float)
@@ -321,7 +356,7 @@ attributes #0 = { convergent mustprogress nounwind "frame-pointer"="all" "min-le
 !air.version = !{!4}
 !air.language_version = !{!5}
 !air.compile_options = !{!6, !7}
-!air.kernel = !{!8, !14, !18, !19, !20, !21, !23, !25, !34}
+!air.kernel = !{!8, !14, !18, !19, !20, !21, !23, !25, !34, !35}
 !air.function_constants = !{!27}
 
 !0 = !{i32 2, !"SDK Version", [2 x i32] [i32 15, i32 5]}
@@ -358,3 +393,4 @@ attributes #0 = { convergent mustprogress nounwind "frame-pointer"="all" "min-le
 !32 = !{i32 1, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"gid"}
 !33 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read", !"air.address_space", i32 2, !"air.arg_type_size", i32 8, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"Layer", !"air.arg_name", !"layers"}
 !34 = !{void (%struct.U addrspace(2)*, float addrspace(1)*, i32)* @early_out, !9, !10}
+!35 = !{void (%struct.U addrspace(2)*, float addrspace(1)*, i32)* @combined, !9, !10}
