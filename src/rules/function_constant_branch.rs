@@ -17,6 +17,7 @@ use super::engine::Matched;
 use super::evidence::{ConstantBranch, Evidence};
 use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::defuse::Def;
+use crate::analysis::divergence::int_of;
 use crate::analysis::provenance::{OriginKind, Sources};
 use crate::analysis::slice::decided_region;
 use crate::ir::{Instruction, Opcode, Value};
@@ -40,14 +41,6 @@ fn is_transparent(inst: &Instruction<'_>) -> bool {
     }
 }
 
-fn literal(v: &Value<'_>) -> Option<i64> {
-    match v {
-        Value::Int(c) => Some(*c),
-        Value::Bool(b) => Some(*b as i64),
-        _ => None,
-    }
-}
-
 /// The values a branch condition tests against literals, with those
 /// literals: `icmp eq|ne x, C`, `trunc x to i1`, an `i1` load, through
 /// `xor c, true` and into each term of `a && b`, `a || b` (`and`/`or` of
@@ -66,7 +59,7 @@ fn tested(ctx: &FunctionContext<'_, '_>, cond: &Value<'_>) -> Vec<(usize, Vec<i6
             continue;
         };
         let is_bool = ctx.module.types.int_bits(inst.ty) == Some(1);
-        let literal_at = |j: usize| inst.operands.get(j).and_then(|o| literal(&o.value));
+        let literal_at = |j: usize| inst.operands.get(j).and_then(|o| int_of(&o.value));
         match inst.opcode {
             Opcode::Xor if literal_at(1).is_some() => work.push(ctx.du.operand(i, 0)),
             Opcode::And | Opcode::Or if is_bool => {
@@ -169,7 +162,7 @@ fn only_tested_against_constants(ctx: &FunctionContext<'_, '_>, value: usize) ->
                 _ if visits > 64 => return false,
                 Opcode::ICmp => {
                     matches!(user.predicate, Some("eq" | "ne"))
-                        && user.operands.iter().any(|o| literal(&o.value).is_some())
+                        && user.operands.iter().any(|o| int_of(&o.value).is_some())
                 }
                 Opcode::Trunc if ctx.module.types.int_bits(user.ty) == Some(1) => true,
                 Opcode::Switch | Opcode::Br | Opcode::Select => is_operand(0),
@@ -204,7 +197,7 @@ fn fixed_address(ctx: &FunctionContext<'_, '_>, load: usize) -> bool {
                     .operands
                     .iter()
                     .skip(1)
-                    .all(|o| literal(&o.value).is_some()) => {}
+                    .all(|o| int_of(&o.value).is_some()) => {}
             Opcode::BitCast | Opcode::AddrSpaceCast => {}
             _ => return false,
         }
@@ -259,7 +252,7 @@ impl RuleHook for FunctionConstantBranch {
                 let values = cases
                     .iter()
                     .step_by(2)
-                    .filter_map(|o| literal(&o.value))
+                    .filter_map(|o| int_of(&o.value))
                     .collect();
                 vec![(ctx.du.operand(m.inst, 0).and_then(as_inst)?, values)]
             }
