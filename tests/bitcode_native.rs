@@ -40,11 +40,18 @@ fn facts(
         .iter()
         .map(|f| {
             let v = serde_json::to_value(f).unwrap();
+            // IR lines in the evidence (`exit_line`, `branch_line`,
+            // `chain_lines`) are places in each text, which the two
+            // disassemblers lay out apart, like the finding's own line.
+            let mut evidence = v["evidence"].clone();
+            if let Some(e) = evidence.as_object_mut() {
+                e.retain(|k, _| !k.ends_with("_line") && !k.ends_with("_lines"));
+            }
             serde_json::json!({
                 "rule": v["rule"],
                 "function": v["function"],
                 "fingerprint": v["fingerprint"],
-                "evidence": v["evidence"],
+                "evidence": evidence,
             })
         })
         .collect();

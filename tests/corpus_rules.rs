@@ -228,3 +228,76 @@ fn device_scalars_divide_by_uniform_per_thread_memory_by_varying() {
     assert_eq!(varying.keys().collect::<Vec<_>>(), ["in"], "{varying:?}");
     assert!(divisors("imbushuo__metal2vulkan", "divide-by-uniform").is_empty());
 }
+
+/// The two rules of issue 23's new hazards, on the whole corpus: every
+/// cross-threadgroup-spin-wait is one of Metal FlashAttention's two waits
+/// per attention instantiation (the lock by compare-and-exchange, the
+/// partial results by atomic loads), and every function-constant-branch is
+/// one of BlackHoleGPU's three feature switches; both alike in the two
+/// pointer eras.
+#[test]
+fn spin_waits_and_constant_switches_are_the_judged_ones() {
+    let Some(dir) = common::shared("corpus", "the corpus rule tests") else {
+        return;
+    };
+    let all = findings_under(&dir);
+    let of = |rule: &str| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = all
+            .iter()
+            .flat_map(|(p, fs)| fs.iter().map(move |f| (p, f)))
+            .filter(|(_, f)| &*f.rule == rule)
+            .map(|(p, f)| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                let what = match &f.evidence {
+                    Evidence::SpinWait(s) => format!("{} {}", s.operation, s.memory),
+                    Evidence::ConstantBranch(b) => format!("{} {}", f.function, b.switch),
+                    other => panic!("{rule}: {other:?}"),
+                };
+                (name, what)
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let spins = of("cross-threadgroup-spin-wait");
+    let mut want = Vec::new();
+    for file in ["00003_attention.ll", "00003_attention.opaque.ll"] {
+        for _ in 0..3 {
+            want.push((
+                file.to_string(),
+                "air.atomic.global.cmpxchg locks".to_string(),
+            ));
+            want.push((
+                file.to_string(),
+                "air.atomic.global.load partials".to_string(),
+            ));
+        }
+    }
+    want.sort();
+    assert_eq!(spins, want);
+    let switches = of("function-constant-branch");
+    assert!(switches.len() >= 18, "{switches:#?}");
+    for (file, what) in &switches {
+        let known = [
+            ("_Z8rayMarch", "uniforms.adaptive_stepping"),
+            ("computeShader", "uniforms.show_orbiting_star"),
+            ("tonemapping_kernel", "tonemappingEnabled"),
+            ("renderParticlesAdvanced", "uniforms.particle_trails"),
+        ];
+        assert!(
+            known.iter().any(|(function, switch)| {
+                what.starts_with(function) && what.ends_with(&format!(" {switch}"))
+            }),
+            "{file}: {what}"
+        );
+    }
+    // The early returns on `particle_spawning` (spawnParticles) and
+    // `particle_trails` (updateParticleTrails) are not findings.
+    assert!(
+        !switches
+            .iter()
+            .any(|(_, what)| what.starts_with("spawnParticles")
+                || what.starts_with("updateParticleTrails")),
+        "{switches:#?}"
+    );
+}

@@ -840,7 +840,16 @@ fn barrier_skipped_only_by_leaving_threads_is_silent() {
     ] {
         line_in(name, func, barrier);
     }
-    assert_eq!(rule_lines(&v), vec![]);
+    // The lock itself waits for another threadgroup: the only finding.
+    let lock = line_in(
+        name,
+        "lock_with_timeout",
+        "@air.atomic.global.cmpxchg.weak.i32(",
+    );
+    assert_eq!(
+        rule_lines(&v),
+        vec![("cross-threadgroup-spin-wait".to_string(), lock)]
+    );
     snapshot(name);
 }
 
@@ -1088,7 +1097,15 @@ fn device_atomic_contention() {
         .iter()
         .map(|(f, n, ..)| ("device-atomic-contention".to_string(), line_in(name, f, n)))
         .collect();
-    assert_eq!(rule_lines(&v), want);
+    let contention: Vec<(String, u64)> = rule_lines(&v)
+        .into_iter()
+        .filter(|(r, _)| r == "device-atomic-contention")
+        .collect();
+    assert_eq!(contention, want);
+    // The poll waits on the atomic: cross-threadgroup-spin-wait, the only other.
+    let poll = line_in(name, "load_in_loop", "@air.atomic.global.load.i32(");
+    assert_eq!(rule_lines(&v).len(), want.len() + 1);
+    assert_eq!(at(&v, poll)["rule"], "cross-threadgroup-spin-wait");
     for (func, needle, memory, append, depth) in sites {
         let f = at(&v, line_in(name, func, needle));
         let e = &f["evidence"];
@@ -1188,7 +1205,16 @@ fn float_atomic_cas_loop() {
         .iter()
         .map(|(f, n, _)| ("float-atomic-cas-loop".to_string(), line_in(name, f, n)))
         .collect();
-    assert_eq!(rule_lines(&v), want);
+    let float: Vec<(String, u64)> = rule_lines(&v)
+        .into_iter()
+        .filter(|(r, _)| r == "float-atomic-cas-loop")
+        .collect();
+    assert_eq!(float, want);
+    // Metal FlashAttention's lock waits for another threadgroup's value:
+    // cross-threadgroup-spin-wait's, the only other finding.
+    let lock = line_in(name, "spin_lock", "@air.atomic.global.cmpxchg.weak.i32(");
+    assert_eq!(rule_lines(&v).len(), want.len() + 1);
+    assert_eq!(at(&v, lock)["rule"], "cross-threadgroup-spin-wait");
     for (func, needle, op) in sites {
         let f = at(&v, line_in(name, func, needle));
         assert_eq!(f["evidence"]["operation"], op, "{f}");
@@ -1201,7 +1227,7 @@ fn float_atomic_cas_loop() {
             "{f}"
         );
     }
-    for func in ["spin_lock", "int_max_cas", "float_add_once"] {
+    for func in ["int_max_cas", "float_add_once"] {
         line_in(name, func, "@air.atomic.global.cmpxchg.weak.i32(");
     }
     snapshot(name);
@@ -1236,6 +1262,152 @@ fn indirect_call_through_function_table() {
     snapshot(name);
 }
 
+// ---- cross-threadgroup-spin-wait ----
+
+#[test]
+fn cross_threadgroup_spin_wait() {
+    let name = "cross_threadgroup_spin_wait.ll";
+    let v = json(name);
+    let sites = [
+        (
+            "flag_wait",
+            "@air.atomic.global.cmpxchg.weak.i32(",
+            "air.atomic.global.cmpxchg",
+            true,
+        ),
+        (
+            "ready_bits_wait",
+            "%v0 = call",
+            "air.atomic.global.load",
+            true,
+        ),
+        ("unbounded_wait", "load atomic", "load atomic", false),
+        (
+            "xchg_lock",
+            "@air.atomic.global.xchg",
+            "air.atomic.global.xchg",
+            false,
+        ),
+    ];
+    let spins: Vec<(String, u64)> = rule_lines(&v)
+        .into_iter()
+        .filter(|(r, _)| r == "cross-threadgroup-spin-wait")
+        .collect();
+    let want: Vec<(String, u64)> = sites
+        .iter()
+        .map(|(f, n, _, _)| {
+            (
+                "cross-threadgroup-spin-wait".to_string(),
+                line_in(name, f, n),
+            )
+        })
+        .collect();
+    assert_eq!(spins, want);
+    for (func, needle, op, bounded) in sites {
+        let f = at(&v, line_in(name, func, needle));
+        let e = &f["evidence"];
+        assert_eq!(f["severity"], "warning", "{f}");
+        assert_eq!(f["category"], "correctness", "{f}");
+        assert_eq!(e["operation"], op, "{f}");
+        assert_eq!(e["bounded"], bounded, "{f}");
+        assert_eq!(message(f).contains("try limit"), bounded, "{f}");
+        assert!(message(f).contains("forward progress"), "{f}");
+    }
+    let lock = at(
+        &v,
+        line_in(name, "flag_wait", "@air.atomic.global.cmpxchg.weak.i32("),
+    );
+    assert_eq!(lock["evidence"]["memory"], "locks");
+    assert_eq!(
+        lock["evidence"]["exit_line"],
+        line_in(name, "flag_wait", "br i1 %set")
+    );
+    assert_eq!(
+        lock["evidence"]["loop_line"],
+        line_in(name, "flag_wait", "%tries = phi")
+    );
+    // The wait on partial results ends in the outer loop's check block.
+    let bits = at(&v, line_in(name, "ready_bits_wait", "%v0 = call"));
+    assert_eq!(
+        bits["evidence"]["exit_line"],
+        line_in(name, "ready_bits_wait", "br i1 %all")
+    );
+    // The retry loop is float-atomic-cas-loop's, the only other finding.
+    let cas = line_in(
+        name,
+        "float_add_cas",
+        "@air.atomic.global.cmpxchg.weak.i32(",
+    );
+    assert_eq!(at(&v, cas)["rule"], "float-atomic-cas-loop");
+    assert_eq!(rule_lines(&v).len(), sites.len() + 1);
+    for (func, needle) in [
+        ("cas_load_inside", "= cmpxchg"),
+        ("threadgroup_wait", "@air.atomic.local.load.i32("),
+        ("exit_not_atomic", "@air.atomic.global.load.i32("),
+        ("work_queue", "@air.atomic.global.add.u.i32("),
+    ] {
+        line_in(name, func, needle);
+    }
+    snapshot(name);
+}
+
+// ---- function-constant-branch ----
+
+#[test]
+fn function_constant_branch() {
+    let name = "function_constant_branch.ll";
+    let v = json(name);
+    let ray = line_in(name, "ray_march", "br i1 %off");
+    let tone = line_in(name, "tonemap", "br i1 %skip");
+    let mode = line_in(name, "mode_switch", "switch i32 %mode");
+    let both = line_in(name, "combined", "br i1 %both");
+    let branches: Vec<(String, u64)> = rule_lines(&v)
+        .into_iter()
+        .filter(|(r, _)| r == "function-constant-branch")
+        .collect();
+    assert_eq!(
+        branches,
+        [ray, tone, mode, both]
+            .map(|l| ("function-constant-branch".to_string(), l))
+            .to_vec()
+    );
+    // `flags[gid]` is per-thread-constant-read's, the only other finding.
+    let flag = line_in(name, "per_thread", "%f = load i8");
+    assert_eq!(rule_lines(&v).len(), 5);
+    assert_eq!(at(&v, flag)["rule"], "per-thread-constant-read");
+    for (line, switch, kind, depth) in [
+        (ray, "u.adaptive", "bool", 1),
+        (tone, "enabled", "bool", 0),
+        (mode, "u.mode", "enum", 0),
+        (both, "u.adaptive", "bool", 1),
+    ] {
+        let f = at(&v, line);
+        let e = &f["evidence"];
+        assert_eq!(f["severity"], "note", "{f}");
+        assert_eq!(e["switch"], switch, "{f}");
+        assert_eq!(e["kind"], kind, "{f}");
+        assert_eq!(e["loop_depth"], depth, "{f}");
+        assert!(message(f).contains(switch), "{f}");
+        assert!(message(f).contains("[[function_constant]]"), "{f}");
+    }
+    assert_eq!(at(&v, tone)["evidence"]["region_instructions"], 18);
+    assert_eq!(
+        at(&v, mode)["evidence"]["compared_to"],
+        serde_json::json!([0, 1, 2])
+    );
+    for (func, needle) in [
+        ("tiny", "br i1 %on"),
+        ("trip_count", "br i1 %none"),
+        ("per_thread", "br i1 %off"),
+        ("fc", "br i1 %off"),
+        ("per_iteration", "br i1 %off"),
+        ("early_out", "br i1 %off"),
+    ] {
+        line_in(name, func, needle);
+    }
+    snapshot(name);
+}
+
 /// Every fixture in testdata/rules has a test here, and reads cleanly.
 #[test]
 fn every_fixture_is_covered() {
@@ -1245,6 +1417,7 @@ fn every_fixture_is_covered() {
         "barrier_threads_leave.ll",
         "barrier_uniform.ll",
         "byte_arithmetic.ll",
+        "cross_threadgroup_spin_wait.ll",
         "device_atomic_contention.ll",
         "device_atomic_in_helper.ll",
         "divide_args_field_opaque.ll",
@@ -1261,6 +1434,7 @@ fn every_fixture_is_covered() {
         "dynamic_private_array.ll",
         "dynamic_private_array_opaque.ll",
         "float_atomic_cas_loop.ll",
+        "function_constant_branch.ll",
         "fused_shift_buggy_opaque.ll",
         "fused_shift_buggy_typed.ll",
         "fused_shift_family_m7_k2.ll",

@@ -348,7 +348,8 @@ fn feasible_successors(
     }
 }
 
-fn int_of(v: &Value<'_>) -> Option<i64> {
+/// The value of an integer or boolean literal.
+pub fn int_of(v: &Value<'_>) -> Option<i64> {
     match v {
         Value::Int(c) => Some(*c),
         Value::Bool(b) => Some(*b as i64),

@@ -16,6 +16,7 @@ pub mod dominance;
 pub mod layout;
 pub mod loops;
 pub mod provenance;
+pub mod slice;
 
 use crate::ir::Body;
 use cfg::Cfg;

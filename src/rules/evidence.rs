@@ -24,6 +24,8 @@ pub enum Evidence {
     IndirectCall(IndirectCall),
     PreciseMath(PreciseMath),
     ConstantRead(ConstantRead),
+    SpinWait(SpinWait),
+    ConstantBranch(ConstantBranch),
 }
 
 impl Evidence {
@@ -202,4 +204,35 @@ pub struct ConstantRead {
     /// The thread-varying value the address depends on.
     pub index: String,
     pub loop_depth: u32,
+}
+
+/// A loop that waits on a device atomic (`cross-threadgroup-spin-wait`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SpinWait {
+    /// The loop also ends on a condition the atomic does not decide (a try
+    /// count): the wait gives up rather than hangs.
+    pub bounded: bool,
+    /// The IR line of the branch the atomic's value decides, which leaves the loop.
+    pub exit_line: u32,
+    /// The IR line of the loop's header.
+    pub loop_line: u32,
+    /// The buffer waited on, or `device memory`.
+    pub memory: String,
+    /// The atomic's callee, or `cmpxchg`, `load atomic`, `atomicrmw xchg`.
+    pub operation: String,
+}
+
+/// A branch on a `constant` buffer's switch (`function-constant-branch`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConstantBranch {
+    /// The literals the value is compared with (`[0]` for a bool).
+    pub compared_to: Vec<i64>,
+    /// `bool` (an `i1`/`i8` with a 0/1 range, or a value only tested
+    /// against zero) or `enum` (compared with other constants).
+    pub kind: &'static str,
+    /// The instructions of the blocks the branch decides.
+    pub region_instructions: u32,
+    pub loop_depth: u32,
+    /// The field or argument, as `uniforms.disk_enabled` or `mode`.
+    pub switch: String,
 }

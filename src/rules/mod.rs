@@ -5,6 +5,7 @@
 pub mod barrier_in_divergent_flow;
 pub mod byte_arithmetic;
 pub mod cause;
+pub mod cross_threadgroup_spin_wait;
 pub mod device_atomic_contention;
 pub mod divide_by_uniform;
 pub mod divide_by_varying;
@@ -13,6 +14,7 @@ pub mod dynamic_private_array;
 pub mod engine;
 pub mod evidence;
 pub mod float_atomic_cas_loop;
+pub mod function_constant_branch;
 pub mod fused_shift_address_in_branch;
 pub mod indirect_call;
 pub mod pattern;
@@ -80,6 +82,14 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
         "per-thread-constant-read.toml",
         include_str!("../../patterns/per-thread-constant-read.toml"),
     ),
+    (
+        "cross-threadgroup-spin-wait.toml",
+        include_str!("../../patterns/cross-threadgroup-spin-wait.toml"),
+    ),
+    (
+        "function-constant-branch.toml",
+        include_str!("../../patterns/function-constant-branch.toml"),
+    ),
 ];
 
 /// What a rule's Rust side adds: the message and evidence of a match.
@@ -102,7 +112,7 @@ pub struct Description {
     pub help: Option<String>,
 }
 
-fn hooks() -> [&'static dyn RuleHook; 12] {
+fn hooks() -> [&'static dyn RuleHook; 14] {
     [
         &divide_by_uniform::DivideByUniform,
         &divide_by_varying::DivideByVarying,
@@ -116,6 +126,8 @@ fn hooks() -> [&'static dyn RuleHook; 12] {
         &float_atomic_cas_loop::FloatAtomicCasLoop,
         &indirect_call::IndirectCall,
         &per_thread_constant_read::PerThreadConstantRead,
+        &cross_threadgroup_spin_wait::CrossThreadgroupSpinWait,
+        &function_constant_branch::FunctionConstantBranch,
     ]
 }
 

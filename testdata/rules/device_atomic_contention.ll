@@ -13,7 +13,7 @@
 ;   00030_sum_of_exps32.ll line 15): one `atomic_fetch_add(sum, exp(x))` per
 ;   thread on one word, no reduction first.
 ; - @threadgroup_in_loop: threadgroup atomics, which scale with the cores.
-; - @load_in_loop: an atomic load (no read-modify-write).
+; - @load_in_loop: an atomic load (no read-modify-write), polled: cross-threadgroup-spin-wait's.
 ; - @hash_scatter: a grid-stride loop counting keys into a table indexed by
 ;   loaded data (`atomic_fetch_add(&table[keys[i] & mask], 1)`), as database
 ;   hash and count kernels do.
@@ -31,7 +31,7 @@
 ;   simd_prefix_exclusive_sum advice) and warnings on @rmw_in_loop
 ;   (`result`, loop depth 1), @once_per_thread (`result`) and @few_bins
 ;   (`bins`).
-; MUST NOT: a finding in @scatter_in_loop, @threadgroup_in_loop,
+; MUST NOT: a device-atomic-contention finding in @scatter_in_loop, @threadgroup_in_loop,
 ;   @load_in_loop, @hash_scatter, @reduce_then_one, @guarded_only or
 ;   @histogram_flush.
 source_filename = "device_atomic_in_loop.metal"

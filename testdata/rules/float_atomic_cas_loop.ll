@@ -13,10 +13,13 @@
 ; - @int_max_cas: an integer max by compare-and-exchange (desired from
 ;   `select`, no float).
 ; - @float_add_once: one float compare-and-exchange, no retry loop.
-; MUST: exactly two findings, both float-atomic-cas-loop (warning): the
-;   cmpxchg call of @float_add_cas and the cmpxchg of @float_max_cmpxchg.
-; MUST NOT: a finding in @spin_lock, @int_max_cas or @float_add_once, and
-;   no device-atomic-in-loop anywhere (compare-and-exchange is this rule's).
+; MUST: exactly two float-atomic-cas-loop findings (warning): the
+;   cmpxchg call of @float_add_cas and the cmpxchg of @float_max_cmpxchg;
+;   and one cross-threadgroup-spin-wait, on @spin_lock's cmpxchg (a wait for
+;   another threadgroup's flag, not a retry).
+; MUST NOT: a float-atomic-cas-loop finding in @spin_lock, any finding in
+;   @int_max_cas or @float_add_once, and no device-atomic-contention anywhere
+;   (compare-and-exchange is this rule's).
 source_filename = "float_atomic_cas_loop.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"
