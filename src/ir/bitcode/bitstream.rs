@@ -42,7 +42,8 @@ enum Op {
 /// One abbreviation: its operands, the first of which is the record code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Abbrev {
-    ops: Vec<Op>,
+    /// Shared, so that reading a record takes its operands without a copy.
+    ops: std::rc::Rc<[Op]>,
 }
 
 /// What comes next inside a block.
@@ -75,6 +76,10 @@ pub struct Reader<'a> {
     blockinfo: FxHashMap<u32, Vec<Abbrev>>,
     /// Where the entry being read began, for errors.
     entry_bit: u64,
+    /// The current block's end and abbreviation width, kept at hand (the
+    /// last scope's) for every read.
+    end: u64,
+    width: u8,
 }
 
 impl<'a> Reader<'a> {
@@ -93,6 +98,8 @@ impl<'a> Reader<'a> {
             }],
             blockinfo: FxHashMap::default(),
             entry_bit: 0,
+            end: data.len() as u64 * 8,
+            width: 2,
         }
     }
 
@@ -117,7 +124,12 @@ impl<'a> Reader<'a> {
     }
 
     fn end(&self) -> u64 {
-        self.scopes.last().map_or(0, |s| s.end)
+        self.end
+    }
+
+    /// Takes the current block's end and width after a scope came or went.
+    fn scope_changed(&mut self) {
+        (self.end, self.width) = self.scopes.last().map_or((0, 2), |s| (s.end, s.width));
     }
 
     fn bits_left(&self) -> u64 {
@@ -206,7 +218,7 @@ impl<'a> Reader<'a> {
     pub fn next_entry(&mut self) -> Result<Entry, Error> {
         loop {
             self.entry_bit = self.bit;
-            let width = self.scopes.last().map_or(2, |s| s.width);
+            let width = self.width;
             if self.scopes.len() == 1 && self.bits_left() < u64::from(width).max(32) {
                 return Ok(Entry::EndBlock);
             }
@@ -218,6 +230,7 @@ impl<'a> Reader<'a> {
                     }
                     self.align32()?;
                     if let Some(scope) = self.scopes.pop() {
+                        self.scope_changed();
                         // A block that ends before its stated length: go
                         // on after its stated end, as LLVM does.
                         self.bit = self.bit.max(scope.end).min(self.end());
@@ -260,6 +273,7 @@ impl<'a> Reader<'a> {
             abbrevs: Vec::new(),
             end,
         });
+        self.scope_changed();
         Ok(())
     }
 
@@ -333,7 +347,7 @@ impl<'a> Reader<'a> {
                 return Err(self.error("malformed abbreviation (array or blob out of place)"));
             }
         }
-        Ok(Abbrev { ops })
+        Ok(Abbrev { ops: ops.into() })
     }
 
     fn read_blockinfo(&mut self) -> Result<(), Error> {
@@ -342,11 +356,11 @@ impl<'a> Reader<'a> {
         let mut record = Vec::new();
         loop {
             self.entry_bit = self.bit;
-            let width = self.scopes.last().map_or(2, |s| s.width);
-            match self.read(width)? {
+            match self.read(self.width)? {
                 0 => {
                     self.align32()?;
                     if let Some(scope) = self.scopes.pop() {
+                        self.scope_changed();
                         self.bit = self.bit.max(scope.end).min(self.end());
                     }
                     return Ok(());
@@ -405,8 +419,8 @@ impl<'a> Reader<'a> {
             Some(local) => scope.abbrevs.get(local),
         }
         .ok_or_else(|| self.error(format!("undefined abbreviation {abbrev_id}")))?;
-        // Cheap to clone (a few operands); frees `self` for reading.
-        let abbrev = abbrev.ops.clone();
+        // A reference count; frees `self` for reading.
+        let abbrev = std::rc::Rc::clone(&abbrev.ops);
         ops.clear();
         let mut blob = None;
         let mut code = None;
