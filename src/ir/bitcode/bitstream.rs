@@ -181,6 +181,37 @@ impl<'a> Reader<'a> {
     }
 
     fn read_vbr(&mut self, width: u8) -> Result<u64, Error> {
+        // Most numbers: every piece inside one unaligned 8-byte load (56
+        // bits after the shift), bounds checked once for the whole number.
+        // Anything else (the block's end, a longer number) is read piece
+        // by piece below, which names the byte where it went wrong.
+        let byte = (self.bit / 8) as usize;
+        if let (Some(word), 2..=32) = (self.data.get(byte..byte + 8), width) {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(word);
+            let bits = u64::from_le_bytes(bytes) >> (self.bit % 8);
+            let width = u32::from(width);
+            let payload = width - 1;
+            let (mask, high) = ((1u64 << width) - 1, 1u64 << payload);
+            let (mut value, mut used, mut shift) = (0u64, 0u32, 0u32);
+            while used + width <= 56 {
+                let piece = (bits >> used) & mask;
+                value |= (piece & (high - 1)) << shift;
+                used += width;
+                if piece & high == 0 {
+                    if u64::from(used) > self.bits_left() {
+                        break;
+                    }
+                    self.bit += u64::from(used);
+                    return Ok(value);
+                }
+                shift += payload;
+            }
+        }
+        self.read_vbr_slowly(width)
+    }
+
+    fn read_vbr_slowly(&mut self, width: u8) -> Result<u64, Error> {
         let payload = u32::from(width) - 1;
         let high = 1u64 << payload;
         let mut value = 0u64;

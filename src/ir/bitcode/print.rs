@@ -857,7 +857,10 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
                 p.local(&mut out, id);
                 out.push_str(" = ");
             }
-            p.pieces(&mut out, &inst.pieces);
+            p.pieces(
+                &mut out,
+                body.pieces.get(inst.pieces.clone()).unwrap_or_default(),
+            );
             if let Some(loc) = inst.dbg {
                 let k = p.location(loc);
                 out.push_str(", !dbg !");
