@@ -473,31 +473,34 @@ impl Printer<'_, '_, '_> {
                 if *distinct {
                     out.push_str("distinct ");
                 }
-                let _ = write!(out, "!{kind}(");
+                out.push('!');
+                out.push_str(kind);
+                out.push('(');
                 let mut first = true;
                 for (name, f) in fields {
-                    let mut value = String::new();
-                    match f {
-                        Field::Md(0) | Field::Str(0) => continue,
-                        Field::Md(id) | Field::MdOrNull(id) => self.md_operand(&mut value, *id),
-                        Field::Str(id) => match self.m.md.items.get((*id - 1) as usize) {
-                            Some(Md::Str(s)) => {
-                                value.push('"');
-                                escape_into(&mut value, s);
-                                value.push('"');
-                            }
-                            _ => self.md_operand(&mut value, *id),
-                        },
-                        Field::Int(v) => {
-                            let _ = write!(value, "{v}");
-                        }
-                        Field::Text(t) => value.push_str(t),
+                    if matches!(f, Field::Md(0) | Field::Str(0)) {
+                        continue;
                     }
                     if !first {
                         out.push_str(", ");
                     }
                     first = false;
-                    let _ = write!(out, "{name}: {value}");
+                    out.push_str(name);
+                    out.push_str(": ");
+                    match f {
+                        Field::Md(id) | Field::MdOrNull(id) | Field::Str(id) => {
+                            match (f, self.m.md.items.get(id.wrapping_sub(1) as usize)) {
+                                (Field::Str(_), Some(Md::Str(s))) => {
+                                    out.push('"');
+                                    escape_into(out, s);
+                                    out.push('"');
+                                }
+                                _ => self.md_operand(out, *id),
+                            }
+                        }
+                        Field::Int(v) => push_int(out, *v),
+                        Field::Text(t) => out.push_str(t),
+                    }
                 }
                 out.push(')');
             }
@@ -872,14 +875,15 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
         out.push_str("}\n");
         // Define the body's own nodes now, while its values can be named.
         let mut defs = String::new();
-        for id in module_md..p.m.md.items.len() {
+        let m = p.m;
+        for id in module_md..m.md.items.len() {
             let k = p.n.numbers[id];
             if k != u32::MAX {
-                let item = p.m.md.items[id].clone();
+                let item = &m.md.items[id];
                 defs.push('!');
                 push_int(&mut defs, k);
                 defs.push_str(" = ");
-                p.md_definition(&mut defs, &item);
+                p.md_definition(&mut defs, item);
                 defs.push('\n');
             }
         }
@@ -1005,7 +1009,8 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
             out.push_str("}\n");
         }
         let mut any = false;
-        for id in 0..p.m.md_module_len {
+        let m = p.m;
+        for id in 0..m.md_module_len {
             let k = p.n.numbers.get(id).copied().unwrap_or(u32::MAX);
             if k == u32::MAX {
                 continue;
@@ -1014,11 +1019,11 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
                 out.push('\n');
                 any = true;
             }
-            let item = p.m.md.items[id].clone();
+            let item = &m.md.items[id];
             out.push('!');
             push_int(&mut out, k);
             out.push_str(" = ");
-            p.md_definition(&mut out, &item);
+            p.md_definition(&mut out, item);
             out.push('\n');
         }
         out.push_str(&p.n.extra);
