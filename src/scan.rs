@@ -290,47 +290,75 @@ pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileRe
                 .collect();
         }
     };
-    let disassembled = crate::compile::disassemble_files_with(paths, tool);
+    // Natively, each module is scanned as soon as it is read and its text
+    // let go; through llvm-dis, the files' modules go in batches first.
+    let Some(tool) = tool else {
+        return paths
+            .iter()
+            .map(|path| {
+                let mut reports = Vec::new();
+                let read = crate::compile::each_native_module(path, |m| {
+                    reports.push(scan_binary_module(path, m, config));
+                });
+                binary_file_reports(path, read.map(|()| reports))
+            })
+            .collect();
+    };
+    let disassembled = crate::compile::disassemble_files_with(paths, Some(tool));
     paths
         .iter()
         .zip(disassembled)
         .map(|(path, modules)| {
-            let shown = path.display().to_string();
-            let modules = match modules {
-                Ok(m) => m,
-                Err(e) => return vec![FileReport::failed(shown, e)],
-            };
-            let kind = input::Kind::of_file(path);
-            let is_library = kind == Some(input::Kind::Metallib);
-            let note = kind.and_then(|k| k.mismatch(path));
-            let mut reports: Vec<FileReport> = modules
-                .into_iter()
-                .map(|m| {
-                    let name = match (is_library, m.name.split_once(':')) {
-                        (true, Some((_, function))) => format!("{shown}:{function}"),
-                        _ => shown.clone(),
-                    };
-                    match m.text {
-                        Ok(text) => {
-                            let emit_failed = config.emit_ir(&name, &text);
-                            let mut r = scan_text_with(name, &text, config);
-                            r.diagnostics.extend(emit_failed);
-                            // Disassembled in memory: no IR line is on disk.
-                            for f in &mut r.findings {
-                                f.ir.on_disk = false;
-                            }
-                            r
-                        }
-                        Err(e) => FileReport::failed(name, e),
-                    }
-                })
-                .collect();
-            if let (Some(note), Some(first)) = (note, reports.first_mut()) {
-                first.diagnostics.insert(0, Diagnostic::warning(0, note));
-            }
-            reports
+            let reports = modules.map(|modules| {
+                modules
+                    .into_iter()
+                    .map(|m| scan_binary_module(path, m, config))
+                    .collect()
+            });
+            binary_file_reports(path, reports)
         })
         .collect()
+}
+
+/// The report of one module of the binary file `path`.
+fn scan_binary_module(
+    path: &Path,
+    m: crate::compile::ModuleResult,
+    config: &ScanConfig<'_>,
+) -> FileReport {
+    let shown = path.display().to_string();
+    let is_library = input::Kind::of_file(path) == Some(input::Kind::Metallib);
+    let name = match (is_library, m.name.split_once(':')) {
+        (true, Some((_, function))) => format!("{shown}:{function}"),
+        _ => shown,
+    };
+    match m.text {
+        Ok(text) => {
+            let emit_failed = config.emit_ir(&name, &text);
+            let mut r = scan_text_with(name, &text, config);
+            r.diagnostics.extend(emit_failed);
+            // Disassembled in memory: no IR line is on disk.
+            for f in &mut r.findings {
+                f.ir.on_disk = false;
+            }
+            r
+        }
+        Err(e) => FileReport::failed(name, e),
+    }
+}
+
+/// A binary file's reports, or its failure, with a note on its first report
+/// when its extension does not match its contents.
+fn binary_file_reports(path: &Path, reports: Result<Vec<FileReport>, String>) -> Vec<FileReport> {
+    let mut reports = match reports {
+        Ok(r) => r,
+        Err(e) => return vec![FileReport::failed(path.display().to_string(), e)],
+    };
+    let note = input::Kind::of_file(path).and_then(|k| k.mismatch(path));
+    if let (Some(note), Some(first)) = (note, reports.first_mut()) {
+        first.diagnostics.insert(0, Diagnostic::warning(0, note));
+    }
+    reports
 }
 
 /// The file name `--emit-ir` gives the text of the module a report names

@@ -132,19 +132,26 @@ pub fn disassemble_files_with(
     paths: &[&Path],
     tool: Option<&LlvmDis>,
 ) -> Vec<Result<Vec<ModuleResult>, String>> {
-    let prepared: Vec<Prepared> = paths.iter().map(|p| prepare(p, tool)).collect();
+    let prepared: Vec<(Prepared, Vec<ModuleResult>)> = paths
+        .iter()
+        .map(|p| {
+            let mut modules = Vec::new();
+            (prepare(p, tool, &mut |m| modules.push(m)), modules)
+        })
+        .collect();
     let bitcode: Vec<(&[u8], &str)> = prepared
         .iter()
-        .filter_map(|p| match p {
+        .filter_map(|(p, _)| match p {
             Prepared::Bitcode(source, name) => Some((source.bytes(), name.as_str())),
-            Prepared::Done(_) => None,
+            _ => None,
         })
         .collect();
     let mut texts = in_batches(tool, &bitcode).into_iter();
     prepared
         .into_iter()
-        .map(|p| match p {
-            Prepared::Done(result) => result,
+        .map(|(p, modules)| match p {
+            Prepared::Failed(e) => Err(e),
+            Prepared::Library => Ok(modules),
             Prepared::Bitcode(_, name) => Ok(vec![ModuleResult {
                 name,
                 kind: None,
@@ -154,6 +161,27 @@ pub fn disassemble_files_with(
             }]),
         })
         .collect()
+}
+
+/// Reads every module of an `.air` or `.metallib` file natively, handing
+/// each to `each` before the next is read, so that one module's text is
+/// held at a time (a metallib's whole set, 382 texts for mlx.metallib, is
+/// what [`disassemble_files_with`] holds). The error is for the file as a
+/// whole, as in [`disassemble_each`].
+pub fn each_native_module(path: &Path, mut each: impl FnMut(ModuleResult)) -> Result<(), String> {
+    match prepare(path, None, &mut each) {
+        Prepared::Failed(e) => Err(e),
+        Prepared::Library => Ok(()),
+        Prepared::Bitcode(source, name) => {
+            let text = native(source.bytes(), &name, 0);
+            each(ModuleResult {
+                name,
+                kind: None,
+                text,
+            });
+            Ok(())
+        }
+    }
 }
 
 /// Each module's text, [`llvm_dis::BATCH`] modules a process, the batches
@@ -183,18 +211,22 @@ pub fn native(bitcode: &[u8], name: &str, base: u64) -> Result<String, String> {
 
 /// A file read and checked, before its bitcode (if any) is disassembled.
 enum Prepared {
-    /// A metallib (disassembled here, its functions in batches of their
-    /// own) or a file that failed.
-    Done(Result<Vec<ModuleResult>, String>),
+    /// A metallib, its functions disassembled here (in batches of their
+    /// own) and handed over one by one.
+    Library,
+    /// The file cannot be read as a whole.
+    Failed(String),
     /// An `.air` file's bitcode, and the module's name.
     Bitcode(crate::input::Source, String),
 }
 
-fn prepare(path: &Path, tool: Option<&LlvmDis>) -> Prepared {
+/// Reads `path` and checks its kind; a metallib's modules are disassembled
+/// here and given to `each` in order, natively one at a time.
+fn prepare(path: &Path, tool: Option<&LlvmDis>, each: &mut dyn FnMut(ModuleResult)) -> Prepared {
     let shown = path.display();
     let source = match crate::input::load(path) {
         Ok(s) => s,
-        Err(e) => return Prepared::Done(Err(format!("{shown}: {e}"))),
+        Err(e) => return Prepared::Failed(format!("{shown}: {e}")),
     };
     let bytes = source.bytes();
     let file_name = path
@@ -204,56 +236,50 @@ fn prepare(path: &Path, tool: Option<&LlvmDis>) -> Prepared {
     if metallib::is_metallib(bytes) {
         let lib = match metallib::Metallib::parse(bytes) {
             Ok(lib) => lib,
-            Err(e) => return Prepared::Done(Err(format!("{shown}: damaged metallib: {e}"))),
+            Err(e) => return Prepared::Failed(format!("{shown}: damaged metallib: {e}")),
         };
-        let names: Vec<String> = lib
+        let names = lib
             .functions
             .iter()
-            .map(|f| format!("{file_name}:{}", f.name))
-            .collect();
-        let modules: Vec<(&[u8], &str)> = lib
-            .functions
-            .iter()
-            .zip(&names)
-            .map(|(f, name)| (f.module(), name.as_str()))
-            .collect();
-        let texts = match tool {
-            Some(_) => in_batches(tool, &modules),
-            None => modules
+            .map(|f| format!("{file_name}:{}", f.name));
+        let kinds = lib.functions.iter().map(|f| f.kind.map(|k| k.as_str()));
+        if tool.is_some() {
+            let names: Vec<String> = names.collect();
+            let modules: Vec<(&[u8], &str)> = lib
+                .functions
                 .iter()
-                .map(|(m, name)| {
-                    let base = (m.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
-                    native(m, name, base as u64)
-                })
-                .collect(),
-        };
-        return Prepared::Done(Ok(lib
-            .functions
-            .iter()
-            .zip(names)
-            .zip(texts)
-            .map(|((f, name), text)| ModuleResult {
-                kind: f.kind.map(|k| k.as_str()),
-                name,
-                text,
-            })
-            .collect()));
+                .zip(&names)
+                .map(|(f, name)| (f.module(), name.as_str()))
+                .collect();
+            let texts = in_batches(tool, &modules);
+            for ((name, kind), text) in names.into_iter().zip(kinds).zip(texts) {
+                each(ModuleResult { name, kind, text });
+            }
+        } else {
+            for ((f, name), kind) in lib.functions.iter().zip(names).zip(kinds) {
+                let module = f.module();
+                let base = (module.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
+                let text = native(module, &name, base as u64);
+                each(ModuleResult { name, kind, text });
+            }
+        }
+        return Prepared::Library;
     }
     if bytes.is_empty() {
-        return Prepared::Done(Err(format!("{shown}: empty file, no bitcode in it")));
+        return Prepared::Failed(format!("{shown}: empty file, no bitcode in it"));
     }
     if llvm_dis::is_bitcode(bytes) {
         // Checked here so that a damaged wrapper gets a precise message
         // rather than llvm-dis's.
         if let Err(e) = llvm_dis::strip_wrapper(bytes) {
-            return Prepared::Done(Err(format!("{shown}: {e}")));
+            return Prepared::Failed(format!("{shown}: {e}"));
         }
         return Prepared::Bitcode(source, file_name);
     }
     let head: Vec<String> = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    Prepared::Done(Err(format!(
+    Prepared::Failed(format!(
         "{shown}: neither AIR bitcode (0x0B17C0DE or BC\\xC0\\xDE) nor a metallib (MTLB): it \
          starts with [{}]",
         head.join(" ")
-    )))
+    ))
 }

@@ -42,7 +42,8 @@ enum Op {
 /// One abbreviation: its operands, the first of which is the record code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Abbrev {
-    ops: Vec<Op>,
+    /// Shared, so that reading a record takes its operands without a copy.
+    ops: std::rc::Rc<[Op]>,
 }
 
 /// What comes next inside a block.
@@ -75,6 +76,10 @@ pub struct Reader<'a> {
     blockinfo: FxHashMap<u32, Vec<Abbrev>>,
     /// Where the entry being read began, for errors.
     entry_bit: u64,
+    /// The current block's end and abbreviation width, kept at hand (the
+    /// last scope's) for every read.
+    end: u64,
+    width: u8,
 }
 
 impl<'a> Reader<'a> {
@@ -93,6 +98,8 @@ impl<'a> Reader<'a> {
             }],
             blockinfo: FxHashMap::default(),
             entry_bit: 0,
+            end: data.len() as u64 * 8,
+            width: 2,
         }
     }
 
@@ -117,7 +124,12 @@ impl<'a> Reader<'a> {
     }
 
     fn end(&self) -> u64 {
-        self.scopes.last().map_or(0, |s| s.end)
+        self.end
+    }
+
+    /// Takes the current block's end and width after a scope came or went.
+    fn scope_changed(&mut self) {
+        (self.end, self.width) = self.scopes.last().map_or((0, 2), |s| (s.end, s.width));
     }
 
     fn bits_left(&self) -> u64 {
@@ -134,25 +146,32 @@ impl<'a> Reader<'a> {
         self.scopes.last().map_or(u32::MAX, |s| s.id)
     }
 
+    /// Inlined: most reads are one unaligned 8-byte load; the rest (the
+    /// data's last bytes, wide fields, errors) go to [`Self::read_slowly`].
+    #[inline]
     fn read(&mut self, width: u8) -> Result<u64, Error> {
+        let byte = (self.bit / 8) as usize;
+        if let (1..=56, Some(word)) = (width, self.data.get(byte..byte + 8))
+            && u64::from(width) <= self.bits_left()
+        {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(word);
+            let value = (u64::from_le_bytes(bytes) >> (self.bit % 8)) & ((1u64 << width) - 1);
+            self.bit += u64::from(width);
+            return Ok(value);
+        }
+        self.read_slowly(width)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_slowly(&mut self, width: u8) -> Result<u64, Error> {
         let width = u64::from(width);
         if width == 0 {
             return Ok(0);
         }
         if self.bits_left() < width {
             return Err(self.error_here("unexpected end of data"));
-        }
-        // Most reads: one unaligned 8-byte load holds the field.
-        let byte = (self.bit / 8) as usize;
-        let shift = self.bit % 8;
-        if width <= 56 {
-            if let Some(word) = self.data.get(byte..byte + 8) {
-                let mut bytes = [0u8; 8];
-                bytes.copy_from_slice(word);
-                let value = (u64::from_le_bytes(bytes) >> shift) & ((1u64 << width) - 1);
-                self.bit += width;
-                return Ok(value);
-            }
         }
         let mut value = 0u64;
         let mut got = 0u64;
@@ -168,7 +187,43 @@ impl<'a> Reader<'a> {
         Ok(value)
     }
 
+    // Inlined where the width is a constant (the masks fold); the call
+    // itself was a third of its instructions.
+    #[inline]
     fn read_vbr(&mut self, width: u8) -> Result<u64, Error> {
+        // Most numbers: every piece inside one unaligned 8-byte load (56
+        // bits after the shift), bounds checked once for the whole number.
+        // Anything else (the block's end, a longer number) is read piece
+        // by piece below, which names the byte where it went wrong.
+        let byte = (self.bit / 8) as usize;
+        if let (Some(word), 2..=32) = (self.data.get(byte..byte + 8), width) {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(word);
+            let bits = u64::from_le_bytes(bytes) >> (self.bit % 8);
+            let width = u32::from(width);
+            let payload = width - 1;
+            let (mask, high) = ((1u64 << width) - 1, 1u64 << payload);
+            let (mut value, mut used, mut shift) = (0u64, 0u32, 0u32);
+            while used + width <= 56 {
+                let piece = (bits >> used) & mask;
+                value |= (piece & (high - 1)) << shift;
+                used += width;
+                if piece & high == 0 {
+                    if u64::from(used) > self.bits_left() {
+                        break;
+                    }
+                    self.bit += u64::from(used);
+                    return Ok(value);
+                }
+                shift += payload;
+            }
+        }
+        self.read_vbr_slowly(width)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_vbr_slowly(&mut self, width: u8) -> Result<u64, Error> {
         let payload = u32::from(width) - 1;
         let high = 1u64 << payload;
         let mut value = 0u64;
@@ -206,7 +261,7 @@ impl<'a> Reader<'a> {
     pub fn next_entry(&mut self) -> Result<Entry, Error> {
         loop {
             self.entry_bit = self.bit;
-            let width = self.scopes.last().map_or(2, |s| s.width);
+            let width = self.width;
             if self.scopes.len() == 1 && self.bits_left() < u64::from(width).max(32) {
                 return Ok(Entry::EndBlock);
             }
@@ -218,6 +273,7 @@ impl<'a> Reader<'a> {
                     }
                     self.align32()?;
                     if let Some(scope) = self.scopes.pop() {
+                        self.scope_changed();
                         // A block that ends before its stated length: go
                         // on after its stated end, as LLVM does.
                         self.bit = self.bit.max(scope.end).min(self.end());
@@ -260,6 +316,7 @@ impl<'a> Reader<'a> {
             abbrevs: Vec::new(),
             end,
         });
+        self.scope_changed();
         Ok(())
     }
 
@@ -333,7 +390,7 @@ impl<'a> Reader<'a> {
                 return Err(self.error("malformed abbreviation (array or blob out of place)"));
             }
         }
-        Ok(Abbrev { ops })
+        Ok(Abbrev { ops: ops.into() })
     }
 
     fn read_blockinfo(&mut self) -> Result<(), Error> {
@@ -342,11 +399,11 @@ impl<'a> Reader<'a> {
         let mut record = Vec::new();
         loop {
             self.entry_bit = self.bit;
-            let width = self.scopes.last().map_or(2, |s| s.width);
-            match self.read(width)? {
+            match self.read(self.width)? {
                 0 => {
                     self.align32()?;
                     if let Some(scope) = self.scopes.pop() {
+                        self.scope_changed();
                         self.bit = self.bit.max(scope.end).min(self.end());
                     }
                     return Ok(());
@@ -405,8 +462,8 @@ impl<'a> Reader<'a> {
             Some(local) => scope.abbrevs.get(local),
         }
         .ok_or_else(|| self.error(format!("undefined abbreviation {abbrev_id}")))?;
-        // Cheap to clone (a few operands); frees `self` for reading.
-        let abbrev = abbrev.ops.clone();
+        // A reference count; frees `self` for reading.
+        let abbrev = std::rc::Rc::clone(&abbrev.ops);
         ops.clear();
         let mut blob = None;
         let mut code = None;

@@ -40,7 +40,9 @@ pub enum Piece {
 pub struct Inst {
     /// The value id of the result, if it has one.
     pub result: Option<u32>,
-    pub pieces: Vec<Piece>,
+    /// Its pieces: a range of [`Body::pieces`] (one vector for the whole
+    /// body, not one per instruction).
+    pub pieces: std::ops::Range<usize>,
     /// `!dbg`: (line, column, scope + 1, inlinedAt + 1, implicit).
     pub dbg: Option<[u64; 5]>,
     pub attachments: Vec<(u64, u64)>,
@@ -50,6 +52,8 @@ pub struct Inst {
 #[derive(Debug, Default)]
 pub struct Body {
     pub insts: Vec<Inst>,
+    /// The pieces of every instruction, in order.
+    pub pieces: Vec<Piece>,
     /// Index of the first instruction of each block.
     pub block_starts: Vec<usize>,
     /// Value id of the first argument.
@@ -74,6 +78,8 @@ struct Decoder<'m, 'a> {
     last_dbg: Option<[u64; 5]>,
     /// Whether the current block has begun and not yet ended.
     open: bool,
+    /// See [`Self::scratch`].
+    scratch: Vec<Piece>,
 }
 
 pub fn decode(m: &mut Module<'_>, r: &mut Reader<'_>, f: usize) -> Result<Body, Error> {
@@ -95,6 +101,7 @@ pub fn decode(m: &mut Module<'_>, r: &mut Reader<'_>, f: usize) -> Result<Body, 
         forward: FxHashMap::default(),
         last_dbg: None,
         open: false,
+        scratch: Vec::new(),
     };
     for (i, p) in params.iter().enumerate() {
         d.m.values.push(Value::Arg(i as u32));
@@ -259,11 +266,34 @@ impl Decoder<'_, '_> {
             .ok_or_else(|| r.error(format!("branch to block {b} of {}", self.block_count)))
     }
 
+    /// The decoder's scratch vector of pieces, holding `first`: for an
+    /// instruction whose pieces are built step by step, handed back by
+    /// [`Self::push_scratch`], so no vector is allocated per instruction.
+    fn scratch<const N: usize>(&mut self, first: [Piece; N]) -> Vec<Piece> {
+        let mut pieces = std::mem::take(&mut self.scratch);
+        pieces.clear();
+        pieces.extend(first);
+        pieces
+    }
+
+    /// [`Self::push`] of pieces from [`Self::scratch`].
+    fn push_scratch(
+        &mut self,
+        r: &Reader<'_>,
+        result_ty: Option<TypeId>,
+        mut pieces: Vec<Piece>,
+        terminator: bool,
+    ) -> Result<(), Error> {
+        let pushed = self.push(r, result_ty, pieces.drain(..), terminator);
+        self.scratch = pieces;
+        pushed
+    }
+
     fn push(
         &mut self,
         r: &Reader<'_>,
         result_ty: Option<TypeId>,
-        pieces: Vec<Piece>,
+        pieces: impl IntoIterator<Item = Piece>,
         terminator: bool,
     ) -> Result<(), Error> {
         if self.body.insts.len() >= MAX_INSTRUCTIONS {
@@ -299,9 +329,11 @@ impl Decoder<'_, '_> {
             }
             _ => None,
         };
+        let start = self.body.pieces.len();
+        self.body.pieces.extend(pieces);
         self.body.insts.push(Inst {
             result,
-            pieces,
+            pieces: start..self.body.pieces.len(),
             dbg: None,
             attachments: Vec::new(),
         });
@@ -445,7 +477,7 @@ impl Decoder<'_, '_> {
                 } else {
                     wrap_flags(opc, flags).to_string()
                 };
-                let pieces = vec![
+                let pieces = [
                     S(name),
                     S(" "),
                     Piece::Own(flag_text),
@@ -464,7 +496,7 @@ impl Decoder<'_, '_> {
                 };
                 let dest = self.m.type_id(r, dest)?;
                 let name = cast_name(opc).ok_or_else(|| r.error(format!("cast opcode {opc}")))?;
-                let pieces = vec![S(name), S(" "), TV(ty, a), S(" to "), T(dest)];
+                let pieces = [S(name), S(" "), TV(ty, a), S(" to "), T(dest)];
                 self.push(r, Some(dest), pieces, false)?;
             }
             43 => {
@@ -475,10 +507,10 @@ impl Decoder<'_, '_> {
                 i = 2;
                 let src = self.m.type_id(r, src)?;
                 let (base, base_ty) = self.pair(r, ops, &mut i)?;
-                let mut pieces = vec![
+                let mut pieces = self.scratch([
                     S("getelementptr "),
                     S(if flags & 1 != 0 { "inbounds " } else { "" }),
-                ];
+                ]);
                 pieces.extend([T(src), S(", "), TV(base_ty, base)]);
                 let mut cur = src;
                 let mut vector_len = match self.m.types.get(base_ty) {
@@ -512,7 +544,7 @@ impl Decoder<'_, '_> {
                 if let Some(n) = vector_len {
                     result = self.m.types.vector_of(n, result);
                 }
-                self.push(r, Some(result), pieces, false)?;
+                self.push_scratch(r, Some(result), pieces, false)?;
             }
             29 | 5 => {
                 // VSELECT: [true pair, false, cond pair]; SELECT: cond i1.
@@ -525,7 +557,7 @@ impl Decoder<'_, '_> {
                     (self.value(r, ops, &mut i, i1)?, i1)
                 };
                 let fmf = ops.get(i).map(|&f| fast_math(f)).unwrap_or_default();
-                let pieces = vec![
+                let pieces = [
                     S("select "),
                     Piece::Own(fmf),
                     TV(cty, c),
@@ -540,7 +572,7 @@ impl Decoder<'_, '_> {
                 let (v, vty) = self.pair(r, ops, &mut i)?;
                 let (x, xty) = self.pair(r, ops, &mut i)?;
                 let elem = self.m.types.scalar(vty);
-                let pieces = vec![S("extractelement "), TV(vty, v), S(", "), TV(xty, x)];
+                let pieces = [S("extractelement "), TV(vty, v), S(", "), TV(xty, x)];
                 self.push(r, Some(elem), pieces, false)?;
             }
             7 => {
@@ -548,7 +580,7 @@ impl Decoder<'_, '_> {
                 let elem = self.m.types.scalar(vty);
                 let e = self.value(r, ops, &mut i, elem)?;
                 let (x, xty) = self.pair(r, ops, &mut i)?;
-                let pieces = vec![
+                let pieces = [
                     S("insertelement "),
                     TV(vty, v),
                     S(", "),
@@ -568,7 +600,7 @@ impl Decoder<'_, '_> {
                 };
                 let elem = self.m.types.scalar(vty);
                 let result = self.m.types.vector_of(len, elem);
-                let pieces = vec![
+                let pieces = [
                     S("shufflevector "),
                     TV(vty, a),
                     S(", "),
@@ -593,7 +625,7 @@ impl Decoder<'_, '_> {
                     }
                     _ => i1,
                 };
-                let pieces = vec![
+                let pieces = [
                     S(op),
                     S(" "),
                     Piece::Own(fmf),
@@ -607,22 +639,22 @@ impl Decoder<'_, '_> {
             }
             10 => {
                 if ops.is_empty() {
-                    self.push(r, None, vec![S("ret void")], true)?;
+                    self.push(r, None, [S("ret void")], true)?;
                 } else {
                     let (v, ty) = self.pair(r, ops, &mut i)?;
-                    self.push(r, None, vec![S("ret "), TV(ty, v)], true)?;
+                    self.push(r, None, [S("ret "), TV(ty, v)], true)?;
                 }
             }
             11 => {
                 let t = self.block_ref(r, ops.first())?;
                 if ops.len() == 1 {
-                    self.push(r, None, vec![S("br "), L(t)], true)?;
+                    self.push(r, None, [S("br "), L(t)], true)?;
                 } else {
                     let f = self.block_ref(r, ops.get(1))?;
                     let i1 = self.m.types.find_int(1);
                     i = 2;
                     let c = self.value(r, ops, &mut i, i1)?;
-                    let pieces = vec![S("br "), TV(i1, c), S(", "), L(t), S(", "), L(f)];
+                    let pieces = [S("br "), TV(i1, c), S(", "), L(t), S(", "), L(f)];
                     self.push(r, None, pieces, true)?;
                 }
             }
@@ -634,7 +666,8 @@ impl Decoder<'_, '_> {
                 i = 1;
                 let c = self.value(r, ops, &mut i, ty)?;
                 let default = self.block_ref(r, ops.get(2))?;
-                let mut pieces = vec![S("switch "), TV(ty, c), S(", "), L(default), S(" [\n")];
+                let mut pieces =
+                    self.scratch([S("switch "), TV(ty, c), S(", "), L(default), S(" [\n")]);
                 let mut k = 3;
                 while k + 1 < ops.len() {
                     let v = u32::try_from(ops[k]).map_err(|_| bad(r, "switch"))?;
@@ -646,15 +679,15 @@ impl Decoder<'_, '_> {
                     k += 2;
                 }
                 pieces.push(S("  ]"));
-                self.push(r, None, pieces, true)?;
+                self.push_scratch(r, None, pieces, true)?;
             }
-            15 => self.push(r, None, vec![S("unreachable")], true)?,
+            15 => self.push(r, None, [S("unreachable")], true)?,
             16 => {
                 // [type, (signed rel value, block)..., fmf?]
                 let ty = self
                     .m
                     .type_id(r, *ops.first().ok_or_else(|| bad(r, "phi"))?)?;
-                let mut pieces = vec![S("phi "), T(ty), S(" ")];
+                let mut pieces = self.scratch([S("phi "), T(ty), S(" ")]);
                 let pairs = (ops.len() - 1) / 2;
                 if pairs == 0 {
                     return Err(bad(r, "phi"));
@@ -679,7 +712,7 @@ impl Decoder<'_, '_> {
                     }
                     pieces.extend([S("[ "), V(id), S(", "), Piece::B(b), S(" ]")]);
                 }
-                self.push(r, Some(ty), pieces, false)?;
+                self.push_scratch(r, Some(ty), pieces, false)?;
             }
             19 => {
                 // [type, size type, size (absolute), align and flags]
@@ -694,7 +727,7 @@ impl Decoder<'_, '_> {
                 let size_ty = self.m.type_id(r, ops[1])?;
                 let size = u32::try_from(ops[2]).map_err(|_| bad(r, "alloca"))?;
                 let align = (rec & 31) | (((rec >> 8) & 7) << 5);
-                let mut pieces = vec![S("alloca "), T(ty)];
+                let mut pieces = self.scratch([S("alloca "), T(ty)]);
                 if !(self.const_int(size) == Some(1)
                     && matches!(self.m.types.get(size_ty), Some(Ty::Int(32))))
                 {
@@ -704,7 +737,7 @@ impl Decoder<'_, '_> {
                     pieces.push(Piece::Own(a));
                 }
                 let result = self.m.types.pointer_to(ty, self.m.alloca_addrspace);
-                self.push(r, Some(result), pieces, false)?;
+                self.push_scratch(r, Some(result), pieces, false)?;
             }
             20 => {
                 // [ptr pair, type?, align, volatile]
@@ -719,16 +752,16 @@ impl Decoder<'_, '_> {
                 let (Some(&align), Some(&vol)) = (ops.get(i), ops.get(i + 1)) else {
                     return Err(bad(r, "load"));
                 };
-                let mut pieces = vec![
+                let mut pieces = self.scratch([
                     S(if vol != 0 { "load volatile " } else { "load " }),
                     T(ty),
                     S(", "),
                     TV(pty, p),
-                ];
+                ]);
                 if let Some(a) = align_text(align) {
                     pieces.push(Piece::Own(a));
                 }
-                self.push(r, Some(ty), pieces, false)?;
+                self.push_scratch(r, Some(ty), pieces, false)?;
             }
             44 => {
                 // [ptr pair, value pair, align, volatile]
@@ -737,7 +770,7 @@ impl Decoder<'_, '_> {
                 let (Some(&align), Some(&vol)) = (ops.get(i), ops.get(i + 1)) else {
                     return Err(bad(r, "store"));
                 };
-                let mut pieces = vec![
+                let mut pieces = self.scratch([
                     S(if vol != 0 {
                         "store volatile "
                     } else {
@@ -746,22 +779,22 @@ impl Decoder<'_, '_> {
                     TV(vty, v),
                     S(", "),
                     TV(pty, p),
-                ];
+                ]);
                 if let Some(a) = align_text(align) {
                     pieces.push(Piece::Own(a));
                 }
-                self.push(r, None, pieces, false)?;
+                self.push_scratch(r, None, pieces, false)?;
             }
             26 | 27 => {
                 let (agg, aty) = self.pair(r, ops, &mut i)?;
-                let mut pieces = vec![
+                let mut pieces = self.scratch([
                     S(if code == 26 {
                         "extractvalue "
                     } else {
                         "insertvalue "
                     }),
                     TV(aty, agg),
-                ];
+                ]);
                 if code == 27 {
                     let (v, vty) = self.pair(r, ops, &mut i)?;
                     pieces.extend([S(", "), TV(vty, v)]);
@@ -779,7 +812,7 @@ impl Decoder<'_, '_> {
                         .ok_or_else(|| r.error("extractvalue indexes past its type"))?;
                 }
                 let result = if code == 26 { cur } else { aty };
-                self.push(r, Some(result), pieces, false)?;
+                self.push_scratch(r, Some(result), pieces, false)?;
             }
             56 => {
                 let (a, ty) = self.pair(r, ops, &mut i)?;
@@ -787,12 +820,12 @@ impl Decoder<'_, '_> {
                     return Err(bad(r, "unary operator"));
                 }
                 let fmf = ops.get(i + 1).map(|&f| fast_math(f)).unwrap_or_default();
-                let pieces = vec![S("fneg "), Piece::Own(fmf), TV(ty, a)];
+                let pieces = [S("fneg "), Piece::Own(fmf), TV(ty, a)];
                 self.push(r, Some(ty), pieces, false)?;
             }
             58 => {
                 let (a, ty) = self.pair(r, ops, &mut i)?;
-                self.push(r, Some(ty), vec![S("freeze "), TV(ty, a)], false)?;
+                self.push(r, Some(ty), [S("freeze "), TV(ty, a)], false)?;
             }
             34 => self.call(r, ops)?,
             35 => {
@@ -888,7 +921,7 @@ impl Decoder<'_, '_> {
             _ => "call ",
         };
         let conv = (cc >> 1) & 0x3ff;
-        let mut pieces = vec![S(tail), Piece::Own(fmf)];
+        let mut pieces = self.scratch([S(tail), Piece::Own(fmf)]);
         if conv != 0 {
             pieces.push(Piece::Own(super::print::calling_convention(conv)));
         }
@@ -941,6 +974,6 @@ impl Decoder<'_, '_> {
         if attrs != 0 {
             pieces.push(Piece::Attrs(attrs, u32::MAX));
         }
-        self.push(r, Some(ret), pieces, false)
+        self.push_scratch(r, Some(ret), pieces, false)
     }
 }

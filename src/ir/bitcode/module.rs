@@ -226,7 +226,12 @@ impl<'a> Module<'a> {
                 Entry::SubBlock(id) => {
                     r.enter(id)?;
                     match id {
-                        block::TYPE => self.type_block(r)?,
+                        block::TYPE => {
+                            self.type_block(r)?;
+                            // A second type table (only a hostile file has
+                            // one) may change texts already written.
+                            self.numbering.forget_types();
+                        }
                         block::PARAMATTR_GROUP => self.attr_groups(r)?,
                         block::PARAMATTR => self.attr_lists(r)?,
                         block::CONSTANTS => super::constants::block(self, r)?,

@@ -33,6 +33,19 @@ pub struct Numbering {
     /// The first problem met (a reference to nothing, a constant too
     /// deep): the module is refused with it.
     pub failed: Option<String>,
+    /// Each type's text, written once and copied where it is used: spans
+    /// of `type_texts` by type id (`None`: not written yet). Writing
+    /// types anew each time was ~4% of a scan of mlx.metallib.
+    type_spans: Vec<Option<(usize, usize)>>,
+    type_texts: String,
+}
+
+impl Numbering {
+    /// Drops the types' texts written so far.
+    pub fn forget_types(&mut self) {
+        self.type_spans.clear();
+        self.type_texts.clear();
+    }
 }
 
 /// Writes `name` as LLVM does after `@` or `%`: bare when it is made of
@@ -51,6 +64,12 @@ pub fn write_name(out: &mut String, name: &[u8]) {
         escape_into(out, name);
         out.push('"');
     }
+}
+
+/// Appends an integer's decimal digits, without `core::fmt` (its
+/// machinery was ~8% of a scan of mlx.metallib).
+pub fn push_int(out: &mut String, n: impl itoa::Integer) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// Escapes as LLVM's `printEscapedString`: printable ASCII but `"` and `\`
@@ -128,8 +147,23 @@ impl Printer<'_, '_, '_> {
         }
     }
 
-    fn ty(&self, out: &mut String, t: TypeId) {
-        self.m.types.write(out, t);
+    fn ty(&mut self, out: &mut String, t: TypeId) {
+        let i = t as usize;
+        if let Some(Some((start, end))) = self.n.type_spans.get(i) {
+            out.push_str(&self.n.type_texts[*start..*end]);
+            return;
+        }
+        if self.m.types.get(t).is_none() {
+            return self.m.types.write(out, t);
+        }
+        if self.n.type_spans.len() <= i {
+            self.n.type_spans.resize(i + 1, None);
+        }
+        let start = self.n.type_texts.len();
+        self.m.types.write(&mut self.n.type_texts, t);
+        let end = self.n.type_texts.len();
+        self.n.type_spans[i] = Some((start, end));
+        out.push_str(&self.n.type_texts[start..end]);
     }
 
     fn value(&mut self, out: &mut String, id: u32, depth: u32) {
@@ -170,7 +204,7 @@ impl Printer<'_, '_, '_> {
             .and_then(|i| l.slots.get(i as usize))
         {
             Some(&s) if s != u32::MAX => {
-                let _ = write!(out, "{s}");
+                push_int(out, s);
             }
             _ => {
                 let why = format!("a reference to value {id}, which has no definition");
@@ -186,7 +220,7 @@ impl Printer<'_, '_, '_> {
             write_name(out, name);
         } else {
             let s = l.block_slots.get(b as usize).copied().unwrap_or(0);
-            let _ = write!(out, "{s}");
+            push_int(out, s);
         }
     }
 
@@ -210,10 +244,10 @@ impl Printer<'_, '_, '_> {
             Const::Int(v) => match types.get(ty) {
                 Some(Ty::Int(1)) => out.push_str(if *v & 1 != 0 { "true" } else { "false" }),
                 Some(Ty::Int(w)) if *w < 64 => {
-                    let _ = write!(out, "{}", sign_extend(*v as u64, *w));
+                    push_int(out, sign_extend(*v as u64, *w));
                 }
                 _ => {
-                    let _ = write!(out, "{v}");
+                    push_int(out, *v);
                 }
             },
             Const::Wide(words) => {
@@ -221,7 +255,7 @@ impl Printer<'_, '_, '_> {
                 for (i, w) in words.iter().take(2).enumerate() {
                     value |= i128::from(*w) << (64 * i);
                 }
-                let _ = write!(out, "{value}");
+                push_int(out, value);
             }
             Const::Float(bits) => write_float(out, types.get(ty), *bits),
             Const::Null => match types.get(ty) {
@@ -276,7 +310,7 @@ impl Printer<'_, '_, '_> {
                     out.push(' ');
                     match self.m.types.get(elem) {
                         Some(Ty::Int(w)) => {
-                            let _ = write!(out, "{}", sign_extend(bits, *w));
+                            push_int(out, sign_extend(bits, *w));
                         }
                         t => write_float(out, t, bits),
                     }
@@ -401,7 +435,8 @@ impl Printer<'_, '_, '_> {
                 if n == u32::MAX {
                     self.fail(format!("metadata {id} was never numbered"));
                 }
-                let _ = write!(out, "!{n}");
+                out.push('!');
+                push_int(out, n);
             }
         }
     }
@@ -438,31 +473,34 @@ impl Printer<'_, '_, '_> {
                 if *distinct {
                     out.push_str("distinct ");
                 }
-                let _ = write!(out, "!{kind}(");
+                out.push('!');
+                out.push_str(kind);
+                out.push('(');
                 let mut first = true;
                 for (name, f) in fields {
-                    let mut value = String::new();
-                    match f {
-                        Field::Md(0) | Field::Str(0) => continue,
-                        Field::Md(id) | Field::MdOrNull(id) => self.md_operand(&mut value, *id),
-                        Field::Str(id) => match self.m.md.items.get((*id - 1) as usize) {
-                            Some(Md::Str(s)) => {
-                                value.push('"');
-                                escape_into(&mut value, s);
-                                value.push('"');
-                            }
-                            _ => self.md_operand(&mut value, *id),
-                        },
-                        Field::Int(v) => {
-                            let _ = write!(value, "{v}");
-                        }
-                        Field::Text(t) => value.push_str(t),
+                    if matches!(f, Field::Md(0) | Field::Str(0)) {
+                        continue;
                     }
                     if !first {
                         out.push_str(", ");
                     }
                     first = false;
-                    let _ = write!(out, "{name}: {value}");
+                    out.push_str(name);
+                    out.push_str(": ");
+                    match f {
+                        Field::Md(id) | Field::MdOrNull(id) | Field::Str(id) => {
+                            match (f, self.m.md.items.get(id.wrapping_sub(1) as usize)) {
+                                (Field::Str(_), Some(Md::Str(s))) => {
+                                    out.push('"');
+                                    escape_into(out, s);
+                                    out.push('"');
+                                }
+                                _ => self.md_operand(out, *id),
+                            }
+                        }
+                        Field::Int(v) => push_int(out, *v),
+                        Field::Text(t) => out.push_str(t),
+                    }
                 }
                 out.push(')');
             }
@@ -529,7 +567,10 @@ impl Printer<'_, '_, '_> {
         sorted.sort_by_key(|&(k, _)| k);
         for (kind, md) in sorted {
             let name = self.m.md_kinds.get(&kind).map_or("unknown", String::as_str);
-            let _ = write!(out, "{sep}!{name} ");
+            out.push_str(sep);
+            out.push('!');
+            out.push_str(name);
+            out.push(' ');
             self.md_ref(out, md);
         }
     }
@@ -560,7 +601,8 @@ impl Printer<'_, '_, '_> {
                 if k == next {
                     self.n.group_order.push(*g);
                 }
-                let _ = write!(out, " #{k}");
+                out.push_str(" #");
+                push_int(out, k);
             } else if index == 0 {
                 for a in &group.attrs {
                     out.push_str(a);
@@ -805,7 +847,7 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
                     match l {
                         Some((Some(name), _)) => write_name(&mut out, name),
                         Some((None, s)) => {
-                            let _ = write!(out, "{s}");
+                            push_int(&mut out, s);
                         }
                         None => {}
                     }
@@ -818,10 +860,14 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
                 p.local(&mut out, id);
                 out.push_str(" = ");
             }
-            p.pieces(&mut out, &inst.pieces);
+            p.pieces(
+                &mut out,
+                body.pieces.get(inst.pieces.clone()).unwrap_or_default(),
+            );
             if let Some(loc) = inst.dbg {
                 let k = p.location(loc);
-                let _ = write!(out, ", !dbg !{k}");
+                out.push_str(", !dbg !");
+                push_int(&mut out, k);
             }
             p.attachments(&mut out, &inst.attachments, ", ");
             out.push('\n');
@@ -829,12 +875,15 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
         out.push_str("}\n");
         // Define the body's own nodes now, while its values can be named.
         let mut defs = String::new();
-        for id in module_md..p.m.md.items.len() {
+        let m = p.m;
+        for id in module_md..m.md.items.len() {
             let k = p.n.numbers[id];
             if k != u32::MAX {
-                let item = p.m.md.items[id].clone();
-                let _ = write!(defs, "!{k} = ");
-                p.md_definition(&mut defs, &item);
+                let item = &m.md.items[id];
+                defs.push('!');
+                push_int(&mut defs, k);
+                defs.push_str(" = ");
+                p.md_definition(&mut defs, item);
                 defs.push('\n');
             }
         }
@@ -960,7 +1009,8 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
             out.push_str("}\n");
         }
         let mut any = false;
-        for id in 0..p.m.md_module_len {
+        let m = p.m;
+        for id in 0..m.md_module_len {
             let k = p.n.numbers.get(id).copied().unwrap_or(u32::MAX);
             if k == u32::MAX {
                 continue;
@@ -969,9 +1019,11 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
                 out.push('\n');
                 any = true;
             }
-            let item = p.m.md.items[id].clone();
-            let _ = write!(out, "!{k} = ");
-            p.md_definition(&mut out, &item);
+            let item = &m.md.items[id];
+            out.push('!');
+            push_int(&mut out, k);
+            out.push_str(" = ");
+            p.md_definition(&mut out, item);
             out.push('\n');
         }
         out.push_str(&p.n.extra);

@@ -2,7 +2,6 @@
 //! types in the typed-pointer era (`float addrspace(1)*`).
 
 use rustc_hash::FxHashMap;
-use std::fmt::Write;
 
 /// Index into [`Types`].
 pub type TypeId = u32;
@@ -297,7 +296,8 @@ impl Types {
                 Ty::Token => out.push_str("token"),
                 Ty::X86Mmx => out.push_str("x86_mmx"),
                 Ty::Int(w) => {
-                    let _ = write!(out, "i{w}");
+                    out.push('i');
+                    super::print::push_int(out, *w);
                 }
                 Ty::Ptr { pointee, addrspace } => {
                     match pointee {
@@ -305,14 +305,18 @@ impl Types {
                         None => out.push_str("ptr"),
                     }
                     if *addrspace != 0 {
-                        let _ = write!(out, " addrspace({addrspace})");
+                        out.push_str(" addrspace(");
+                        super::print::push_int(out, *addrspace);
+                        out.push(')');
                     }
                     if pointee.is_some() {
                         out.push('*');
                     }
                 }
                 Ty::Array(n, e) => {
-                    let _ = write!(out, "[{n} x ");
+                    out.push('[');
+                    super::print::push_int(out, *n);
+                    out.push_str(" x ");
                     self.write(out, *e);
                     out.push(']');
                 }
@@ -325,14 +329,16 @@ impl Types {
                     if *scalable {
                         out.push_str("vscale x ");
                     }
-                    let _ = write!(out, "{len} x ");
+                    super::print::push_int(out, *len);
+                    out.push_str(" x ");
                     self.write(out, *elem);
                     out.push('>');
                 }
                 Ty::Struct { name: Some(n), .. } => {
                     if n.is_empty() {
                         let k = self.unnamed.get(&id).copied().unwrap_or(0);
-                        let _ = write!(out, "%{k}");
+                        out.push('%');
+                        super::print::push_int(out, k);
                     } else {
                         out.push('%');
                         super::print::write_name(out, n.as_bytes());
