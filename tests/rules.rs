@@ -930,6 +930,33 @@ fn dynamic_private_array_opaque_twin_agrees() {
     snapshot("dynamic_private_array_opaque.ll");
 }
 
+/// Keccak's `(x + 4) % 5` and other counters wrapped by a constant unroll to
+/// constants when their loop's trip count is constant; the same wrapping in
+/// a loop bounded at run time is a dynamic index.
+#[test]
+fn dynamic_private_array_wrapped_counters() {
+    let name = "dynamic_private_array_wrapped.ll";
+    let v = json(name);
+    let want: Vec<(String, u64)> = ["ring_runtime", "mask_runtime"]
+        .iter()
+        .map(|f| {
+            let line = line_in(name, f, "%acc = alloca");
+            ("dynamic-private-array".to_string(), line)
+        })
+        .collect();
+    assert_eq!(rule_lines(&v), want);
+    for func in ["ring_runtime", "mask_runtime"] {
+        let f = at(&v, line_in(name, func, "%acc = alloca"));
+        assert_eq!(f["evidence"]["index"], "%idx", "{f}");
+        let gep = line_in(name, func, "i64 0, i64 %idx");
+        assert_eq!(f["evidence"]["gep_line"], gep, "{f}");
+    }
+    // The silent ones index by wrapped counters too.
+    line_in(name, "keccak_theta", "urem i32 %10, 5");
+    line_in(name, "pairs", "xor i32 %i, 1");
+    line_in(name, "pairs", "udiv i32 %i, 2");
+}
+
 // ---- double-precision ----
 
 #[test]
@@ -1260,6 +1287,7 @@ fn every_fixture_is_covered() {
         "double_precision.ll",
         "dynamic_private_array.ll",
         "dynamic_private_array_opaque.ll",
+        "dynamic_private_array_wrapped.ll",
         "float_atomic_cas_loop.ll",
         "fused_shift_buggy_opaque.ll",
         "fused_shift_buggy_typed.ll",

@@ -240,20 +240,24 @@ pub fn include_dirs(flags: &[String]) -> Vec<PathBuf> {
     dirs
 }
 
-/// The `[metal]` table of an `air-scan.toml`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The `[metal]` and `[rules]` tables of an `air-scan.toml`.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProjectConfig {
     /// The file it was read from.
     pub path: PathBuf,
     /// Flags, include paths made absolute against the file's folder.
     pub flags: Vec<String>,
     pub levels: Option<Vec<Level>>,
+    /// The `[rules]` table as written: the rules' options
+    /// (`rules::options::RuleOptions` types and checks it).
+    pub rules: Option<toml::Value>,
 }
 
 #[derive(Deserialize)]
 struct ConfigFile {
     // Other tables are other features' business.
     metal: Option<MetalTable>,
+    rules: Option<toml::Value>,
 }
 
 #[derive(Deserialize)]
@@ -272,6 +276,7 @@ impl ProjectConfig {
         let Some(metal) = file.metal else {
             return Ok(ProjectConfig {
                 path: path.to_path_buf(),
+                rules: file.rules,
                 ..Default::default()
             });
         };
@@ -285,6 +290,7 @@ impl ProjectConfig {
             path: path.to_path_buf(),
             flags: absolutize_flags(&metal.flags, dir),
             levels,
+            rules: file.rules,
         })
     }
 
