@@ -136,14 +136,17 @@ pub fn is_thread_varying(p: &Provenance) -> bool {
 }
 
 /// Whether threads entering `block` return without running anything: the
-/// blocks up to the `ret` hold only phis, markers (`llvm.lifetime.*`,
+/// blocks up to the `ret` hold only phis, pointer casts, markers (`llvm.lifetime.*`,
 /// `llvm.dbg.*`) and unconditional branches (an early `return` as -O2
 /// leaves it, often through the function's shared exit block).
 pub fn returns_at_once(body: &Body<'_>, cf: &ControlFlow, mut block: usize) -> bool {
     let inert = |i: &crate::ir::Instruction<'_>| {
-        i.opcode == Opcode::Phi
-            || i.callee_name()
-                .is_some_and(|c| c.starts_with("llvm.lifetime.") || c.starts_with("llvm.dbg."))
+        matches!(
+            i.opcode,
+            Opcode::Phi | Opcode::BitCast | Opcode::AddrSpaceCast
+        ) || i
+            .callee_name()
+            .is_some_and(|c| c.starts_with("llvm.lifetime.") || c.starts_with("llvm.dbg."))
     };
     for _ in 0..8 {
         let insts = body.block_instructions(block);
