@@ -376,11 +376,11 @@ fn project_rule_options(paths: &[PathBuf]) -> Result<RuleOptions, String> {
             true => p.as_path(),
             false => p.parent().unwrap_or(std::path::Path::new(".")),
         };
-        let Some(config) = ProjectConfig::find_for(dir)? else {
+        let Some((path, rules)) = ProjectConfig::rules_for(dir)? else {
             continue;
         };
-        let origin = config.path.display().to_string();
-        let options = match config.rules {
+        let origin = path.display().to_string();
+        let options = match rules {
             Some(table) => RuleOptions::from_table(table, &origin)?,
             None => RuleOptions::default(),
         };

@@ -240,24 +240,21 @@ pub fn include_dirs(flags: &[String]) -> Vec<PathBuf> {
     dirs
 }
 
-/// The `[metal]` and `[rules]` tables of an `air-scan.toml`.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The `[metal]` table of an `air-scan.toml` (its `[rules]`:
+/// `ProjectConfig::rules_for`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProjectConfig {
     /// The file it was read from.
     pub path: PathBuf,
     /// Flags, include paths made absolute against the file's folder.
     pub flags: Vec<String>,
     pub levels: Option<Vec<Level>>,
-    /// The `[rules]` table as written: the rules' options
-    /// (`rules::options::RuleOptions` types and checks it).
-    pub rules: Option<toml::Value>,
 }
 
 #[derive(Deserialize)]
 struct ConfigFile {
     // Other tables are other features' business.
     metal: Option<MetalTable>,
-    rules: Option<toml::Value>,
 }
 
 #[derive(Deserialize)]
@@ -276,7 +273,6 @@ impl ProjectConfig {
         let Some(metal) = file.metal else {
             return Ok(ProjectConfig {
                 path: path.to_path_buf(),
-                rules: file.rules,
                 ..Default::default()
             });
         };
@@ -290,23 +286,47 @@ impl ProjectConfig {
             path: path.to_path_buf(),
             flags: absolutize_flags(&metal.flags, dir),
             levels,
-            rules: file.rules,
         })
     }
 
     /// The nearest `air-scan.toml` in `dir` or a folder above it.
     pub fn find_for(dir: &Path) -> Result<Option<ProjectConfig>, String> {
-        let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-        for d in start.ancestors() {
-            let candidate = d.join(CONFIG_FILE);
-            if candidate.is_file() {
-                let text = std::fs::read_to_string(&candidate)
-                    .map_err(|e| format!("{}: cannot read: {e}", candidate.display()))?;
-                return Self::parse(&text, &candidate).map(Some);
-            }
+        match nearest_config(dir)? {
+            Some((path, text)) => Self::parse(&text, &path).map(Some),
+            None => Ok(None),
         }
-        Ok(None)
     }
+
+    /// Only the `[rules]` table of the nearest `air-scan.toml` (and the
+    /// file's path), as written: `rules::options::RuleOptions` types and
+    /// checks it. A bad `[metal]` table fails its `.metal` files, not the
+    /// rules' options.
+    pub fn rules_for(dir: &Path) -> Result<Option<(PathBuf, Option<toml::Value>)>, String> {
+        #[derive(Deserialize)]
+        struct RulesOnly {
+            rules: Option<toml::Value>,
+        }
+        let Some((path, text)) = nearest_config(dir)? else {
+            return Ok(None);
+        };
+        let file: RulesOnly =
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Some((path, file.rules)))
+    }
+}
+
+/// The path and text of the nearest `air-scan.toml` in `dir` or above it.
+fn nearest_config(dir: &Path) -> Result<Option<(PathBuf, String)>, String> {
+    let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    for d in start.ancestors() {
+        let candidate = d.join(CONFIG_FILE);
+        if candidate.is_file() {
+            let text = std::fs::read_to_string(&candidate)
+                .map_err(|e| format!("{}: cannot read: {e}", candidate.display()))?;
+            return Ok(Some((candidate, text)));
+        }
+    }
+    Ok(None)
 }
 
 /// Why `.metal` files cannot be compiled on this machine.

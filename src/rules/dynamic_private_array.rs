@@ -79,21 +79,26 @@ fn unrolls_to_constant(
             | Opcode::Shl
             | Opcode::Or
             | Opcode::LShr
-            | Opcode::AShr => {
-                for k in 0..inst.operands.len() {
-                    stack.push((d, k, depth + 1, wrapped));
-                }
-            }
-            // The result stays small however long the loop runs: the
-            // array's bounds no longer bound the trip count.
-            Opcode::URem
+            | Opcode::AShr
+            | Opcode::URem
             | Opcode::SRem
             | Opcode::UDiv
             | Opcode::SDiv
             | Opcode::And
             | Opcode::Xor => {
+                // A wrapping result stays small however long the loop
+                // runs: the array's bounds no longer bound the trip count.
+                let wraps = matches!(
+                    inst.opcode,
+                    Opcode::URem
+                        | Opcode::SRem
+                        | Opcode::UDiv
+                        | Opcode::SDiv
+                        | Opcode::And
+                        | Opcode::Xor
+                );
                 for k in 0..inst.operands.len() {
-                    stack.push((d, k, depth + 1, true));
+                    stack.push((d, k, depth + 1, wrapped || wraps));
                 }
             }
             Opcode::Phi => {

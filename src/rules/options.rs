@@ -1,6 +1,6 @@
 //! Options a project sets for the rules, from the `[rules.<name>]` tables of
-//! its `air-scan.toml` (read by `compile::xcrun::ProjectConfig`; the rules
-//! never open files). Unknown rules or keys are errors, so a typo is not a
+//! its `air-scan.toml` (read by `compile::xcrun::ProjectConfig::rules_for`; the
+//! rules never open files). Unknown rules or keys are errors, so a typo is not a
 //! silently ignored setting.
 
 use serde::Deserialize;
