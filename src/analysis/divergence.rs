@@ -18,7 +18,10 @@
 //! specification's wording, that every thread of the threadgroup *executing
 //! the kernel* must reach it; a thread that returned no longer is (SPIRV-Cross
 //! relies on it for tessellation, and Metal FlashAttention's GEMM returns
-//! whole SIMD-groups early before its barriers).
+//! whole SIMD-groups early before its barriers). `strict` narrows that to
+//! threads that return at once (`returns_at_once`): threads that go on
+//! running the kernel elsewhere count, as the specification's letter has it
+//! (MLX's gemv, `if (simd_lid == 0) { ... threadgroup_barrier ... }`).
 //!
 //! A block is divergent when such a branch decides whether it runs (control
 //! dependence), directly or through blocks that are divergent themselves: a
@@ -50,12 +53,15 @@ pub struct Divergence {
 
 impl Divergence {
     /// `targets[b]`: block `b` holds an instruction the question is about.
+    /// `strict`: a successor whose threads keep running counts as well as
+    /// one that reaches a target.
     pub fn compute(
         body: &Body<'_>,
         du: &DefUse<'_>,
         cf: &ControlFlow,
         prov: &FunctionProvenance,
         targets: &[bool],
+        strict: bool,
     ) -> Divergence {
         let n = cf.cfg.len();
         let reaches = reaches_target(cf, targets);
@@ -71,7 +77,10 @@ impl Divergence {
                 .cfg
                 .succs(a)
                 .iter()
-                .filter(|&&s| reaches.get(s).copied().unwrap_or(false))
+                .filter(|&&s| {
+                    reaches.get(s).copied().unwrap_or(false)
+                        || (strict && !returns_at_once(body, cf, s))
+                })
                 .count();
             if onward < 2 {
                 continue;
@@ -124,6 +133,58 @@ pub fn is_thread_varying(p: &Provenance) -> bool {
     p.sources.contains(Sources(
         Sources::VARYING_BUILTIN.0 | Sources::ATOMIC_RESULT.0,
     ))
+}
+
+/// Whether threads entering `block` return without running anything: the
+/// blocks up to the `ret` hold only phis, pointer casts, markers (`llvm.lifetime.*`,
+/// `llvm.dbg.*`) and unconditional branches (an early `return` as -O2
+/// leaves it, often through the function's shared exit block).
+pub fn returns_at_once(body: &Body<'_>, cf: &ControlFlow, mut block: usize) -> bool {
+    let inert = |i: &crate::ir::Instruction<'_>| {
+        matches!(
+            i.opcode,
+            Opcode::Phi | Opcode::BitCast | Opcode::AddrSpaceCast
+        ) || i
+            .callee_name()
+            .is_some_and(|c| c.starts_with("llvm.lifetime.") || c.starts_with("llvm.dbg."))
+    };
+    for _ in 0..8 {
+        let insts = body.block_instructions(block);
+        let Some((last, rest)) = insts.split_last() else {
+            return false;
+        };
+        if !rest.iter().all(inert) {
+            return false;
+        }
+        match (last.opcode, cf.cfg.succs(block)) {
+            (Opcode::Ret, _) => return true,
+            (Opcode::Br, &[next]) if last.operands.len() == 1 => block = next,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether a path leads from `from` to `to`; a walk that spends `budget`
+/// (one per block) and says yes when it runs out, the cautious answer for
+/// its one caller (a yes reports nothing).
+pub fn reaches_block(cf: &ControlFlow, from: usize, to: usize, budget: &mut usize) -> bool {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![from];
+    while let Some(x) = stack.pop() {
+        if x == to {
+            return true;
+        }
+        if !seen.insert(x) {
+            continue;
+        }
+        match budget.checked_sub(1) {
+            Some(b) => *budget = b,
+            None => return true,
+        }
+        stack.extend_from_slice(cf.cfg.succs(x));
+    }
+    false
 }
 
 /// Blocks from which a target block is reachable (targets included).
@@ -218,6 +279,9 @@ pub enum Skipping {
     ComeBack,
     /// The walk ran out of budget.
     Unknown,
+    /// They reach no target, but go on running the kernel before they
+    /// return (not `Finish` only under strict divergence).
+    KeepRunning,
 }
 
 /// Where the threads go that the branch at `a` sends away from `toward`
@@ -421,28 +485,7 @@ impl Folder<'_, '_> {
             Opcode::ICmp => {
                 let (l, r) = (fold(0)?, fold(1)?);
                 let bits = op(0).and_then(|o| self.types.int_bits(o.ty)).unwrap_or(64);
-                let mask = |v: i64| -> u64 {
-                    if bits >= 64 {
-                        v as u64
-                    } else {
-                        (v as u64) & ((1u64 << bits) - 1)
-                    }
-                };
-                let (ul, ur) = (mask(l), mask(r));
-                let result = match inst.predicate? {
-                    "eq" => ul == ur,
-                    "ne" => ul != ur,
-                    "ugt" => ul > ur,
-                    "uge" => ul >= ur,
-                    "ult" => ul < ur,
-                    "ule" => ul <= ur,
-                    "sgt" => l > r,
-                    "sge" => l >= r,
-                    "slt" => l < r,
-                    "sle" => l <= r,
-                    _ => return None,
-                };
-                Some(result as i64)
+                super::loops::icmp_holds(inst.predicate?, l, r, bits).map(i64::from)
             }
             _ => None,
         }

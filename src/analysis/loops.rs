@@ -15,8 +15,11 @@
 //! Cost: O((n + e) · d) for n blocks, e edges and loop nesting depth d, since
 //! each loop lists its blocks explicitly; O(n + e) when there are no loops.
 
+use super::ControlFlow;
 use super::cfg::Cfg;
+use super::defuse::{Def, DefUse};
 use super::dominance::{DomTree, rpo_dominates, rpo_dominators};
+use crate::ir::{Body, Opcode, Operand, TypeTable, Value};
 use std::sync::Arc;
 
 /// One natural loop.
@@ -307,6 +310,159 @@ fn append_lists(all: &mut Vec<usize>, lists: [&[usize]; 4]) -> [u32; 5] {
 /// in memory anyway.
 fn to_u32(x: usize) -> u32 {
     u32::try_from(x).unwrap_or(NO_LOOP - 1)
+}
+
+/// Iterations simulated before a counted loop is taken to run too long to
+/// unroll (the backend would not unroll it fully either).
+const MAX_TRIPS: u64 = 1 << 12;
+
+/// How many times the exit test of loop `l` runs when that number is a
+/// constant, the same for every thread: the loop has one latch and one
+/// exiting block, which runs on every iteration (it dominates the latch);
+/// that block leaves on `icmp pred X, K` with `K` a literal and `X` a header
+/// phi (or the phi plus a literal) that starts at a literal and steps by a
+/// literal `add` on the latch. Counting is done by running the test, so
+/// every predicate and wrap-around is handled alike; `None` past
+/// `MAX_TRIPS`. Other shapes (bounds or steps known only at run time, or
+/// several exits) give `None`: the answer is only ever an under-claim.
+pub fn constant_trip_count(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    types: &TypeTable<'_>,
+    cf: &ControlFlow,
+    l: usize,
+) -> Option<u64> {
+    let lp = cf.loops().loops.get(l)?;
+    let (&[latch], &[exiting]) = (lp.latches(), lp.exiting()) else {
+        return None;
+    };
+    if !cf.dom().dominates(exiting, latch) {
+        return None;
+    }
+    let term_at = body.blocks.get(exiting)?.instructions.end.checked_sub(1)?;
+    let term = body.instructions.get(term_at)?;
+    let (&[taken, not_taken], Opcode::Br) = (cf.cfg.succs(exiting), term.opcode) else {
+        return None;
+    };
+    let exit_when = match (lp.contains(taken), lp.contains(not_taken)) {
+        (false, true) => true,
+        (true, false) => false,
+        _ => return None,
+    };
+    let Some(Def::Inst(cmp_at)) = du.operand(term_at, 0) else {
+        return None;
+    };
+    let cmp = body.instructions.get(cmp_at)?;
+    if cmp.opcode != Opcode::ICmp {
+        return None;
+    }
+    let bits = types.int_bits(cmp.operands.first()?.ty)?;
+    // The literal side and the counter side, in the compare's order.
+    let (x_at, bound, counter_first) = match (
+        du.operand(cmp_at, 0),
+        du.operand(cmp_at, 1),
+        literal(cmp.operands.first()),
+        literal(cmp.operands.get(1)),
+    ) {
+        (Some(Def::Inst(x)), _, _, Some(k)) => (x, k, true),
+        (_, Some(Def::Inst(x)), Some(k), _) => (x, k, false),
+        _ => return None,
+    };
+    let latch_label = body.blocks.get(latch)?.label?;
+    // `X` is the phi itself, or `phi + offset`.
+    let (phi_at, offset) = match body.instructions.get(x_at)?.opcode {
+        Opcode::Phi => (x_at, 0),
+        _ => add_of_literal(body, du, x_at)?,
+    };
+    let phi = body.instructions.get(phi_at)?;
+    if phi.opcode != Opcode::Phi || du.block_of(phi_at) != lp.header {
+        return None;
+    }
+    let (mut start, mut step) = (None, None);
+    for (k, pair) in phi.operands.chunks(2).enumerate() {
+        match pair.get(1).map(|o| &o.value) {
+            Some(Value::Label(from)) if *from == latch_label => {
+                let Some(Def::Inst(next)) = du.operand(phi_at, 2 * k) else {
+                    return None;
+                };
+                match add_of_literal(body, du, next)? {
+                    (p, s) if p == phi_at && step.is_none() => step = Some(s),
+                    _ => return None,
+                }
+            }
+            _ if start.is_none() => start = Some(literal(pair.first())?),
+            _ => return None,
+        }
+    }
+    let (mut i, step) = (start?, step?);
+    for trips in 1..=MAX_TRIPS {
+        let x = i.wrapping_add(offset);
+        let (l, r) = if counter_first {
+            (x, bound)
+        } else {
+            (bound, x)
+        };
+        if icmp_holds(cmp.predicate?, l, r, bits)? == exit_when {
+            return Some(trips);
+        }
+        i = i.wrapping_add(step);
+    }
+    None
+}
+
+fn literal(o: Option<&Operand<'_>>) -> Option<i64> {
+    match o.map(|o| &o.value) {
+        Some(Value::Int(c)) => Some(*c),
+        _ => None,
+    }
+}
+
+/// `add V, C` (either order): V's definition and C.
+fn add_of_literal(body: &Body<'_>, du: &DefUse<'_>, at: usize) -> Option<(usize, i64)> {
+    let inst = body.instructions.get(at)?;
+    if inst.opcode != Opcode::Add {
+        return None;
+    }
+    match (du.operand(at, 0), du.operand(at, 1)) {
+        (Some(Def::Inst(v)), _) if literal(inst.operands.get(1)).is_some() => {
+            Some((v, literal(inst.operands.get(1))?))
+        }
+        (_, Some(Def::Inst(v))) => Some((v, literal(inst.operands.first())?)),
+        _ => None,
+    }
+}
+
+/// Whether `icmp pred l, r` holds on `bits`-wide integers (`l` and `r` as
+/// read from IR literals or computed in i64; unsigned predicates see the
+/// low `bits`, signed ones those bits sign-extended). `None` for a
+/// predicate that is not `icmp`'s.
+pub(crate) fn icmp_holds(pred: &str, l: i64, r: i64, bits: u32) -> Option<bool> {
+    let unsigned = |v: i64| -> u64 {
+        match bits {
+            b if b >= 64 => v as u64,
+            b => (v as u64) & ((1u64 << b) - 1),
+        }
+    };
+    let signed = |v: i64| -> i64 {
+        match bits {
+            b if b >= 64 || b == 0 => v,
+            b => (v << (64 - b)) >> (64 - b),
+        }
+    };
+    let (ul, ur, sl, sr) = (unsigned(l), unsigned(r), signed(l), signed(r));
+    Some(match pred {
+        "eq" => ul == ur,
+        "ne" => ul != ur,
+        "ugt" => ul > ur,
+        "uge" => ul >= ur,
+        "ult" => ul < ur,
+        "ule" => ul <= ur,
+        "sgt" => sl > sr,
+        "sge" => sl >= sr,
+        "slt" => sl < sr,
+        "sle" => sl <= sr,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -685,5 +841,50 @@ h:
                 assert!(cfg.succs(a).contains(&b) && !dom.dominates(b, a));
             }
         }
+    }
+
+    /// The trip count of the one loop of `body` (a function taking `i32 %n`).
+    fn trips(body: &str) -> Option<u64> {
+        let text = format!("define void @f(i32 %n) {{\nentry:\n  br label %head\n{body}}}\n");
+        let mut m = crate::ir::read_module(&text);
+        let (b, diags) = m.body(0);
+        assert!(diags.is_empty(), "{diags:?}");
+        let du = DefUse::build(&m.functions[0], &b);
+        let cf = ControlFlow::of(&b);
+        assert_eq!(cf.loops().loops.len(), 1, "{text}");
+        constant_trip_count(&b, &du, &m.types, &cf, 0)
+    }
+
+    /// A loop whose header is also its latch and exiting block:
+    /// `i = start; do { i += step } while (!(i.next PRED bound))`.
+    fn bottom_test(start: &str, step: i64, pred: &str, bound: &str) -> String {
+        format!(
+            "head:\n  %i = phi i32 [ {start}, %entry ], [ %i.next, %head ]\n  %i.next = add i32 %i, {step}\n  %c = icmp {pred} i32 %i.next, {bound}\n  br i1 %c, label %out, label %head\nout:\n  ret void\n"
+        )
+    }
+
+    #[test]
+    fn constant_trip_counts() {
+        assert_eq!(trips(&bottom_test("0", 1, "eq", "5")), Some(5));
+        assert_eq!(trips(&bottom_test("0", 2, "sge", "8")), Some(4));
+        assert_eq!(trips(&bottom_test("10", -1, "eq", "0")), Some(10));
+        // `i8`-style wrap-around is followed, not assumed away.
+        assert_eq!(trips(&bottom_test("-3", 1, "eq", "0")), Some(3));
+        // Test at the top, in a header that branches into the body.
+        let top = "head:\n  %i = phi i32 [ 0, %entry ], [ %i.next, %body ]\n  %c = icmp ult i32 %i, 8\n  br i1 %c, label %body, label %out\nbody:\n  %i.next = add nuw i32 %i, 1\n  br label %head\nout:\n  ret void\n";
+        assert_eq!(trips(top), Some(9));
+    }
+
+    #[test]
+    fn no_constant_trip_count() {
+        // Bound or start known only at run time.
+        assert_eq!(trips(&bottom_test("0", 1, "eq", "%n")), None);
+        assert_eq!(trips(&bottom_test("%n", 1, "eq", "5")), None);
+        // Never exits within MAX_TRIPS (the step skips the bound).
+        assert_eq!(trips(&bottom_test("0", 2, "eq", "5")), None);
+        // Two exits: the second test is skipped by nobody, but the count
+        // is no longer one compare's.
+        let two = "head:\n  %i = phi i32 [ 0, %entry ], [ %i.next, %latch ]\n  %e = icmp eq i32 %i, %n\n  br i1 %e, label %out, label %latch\nlatch:\n  %i.next = add i32 %i, 1\n  %c = icmp eq i32 %i.next, 5\n  br i1 %c, label %out, label %head\nout:\n  ret void\n";
+        assert_eq!(trips(two), None);
     }
 }

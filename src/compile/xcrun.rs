@@ -240,7 +240,8 @@ pub fn include_dirs(flags: &[String]) -> Vec<PathBuf> {
     dirs
 }
 
-/// The `[metal]` table of an `air-scan.toml`.
+/// The `[metal]` table of an `air-scan.toml` (its `[rules]`:
+/// `ProjectConfig::rules_for`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProjectConfig {
     /// The file it was read from.
@@ -290,17 +291,42 @@ impl ProjectConfig {
 
     /// The nearest `air-scan.toml` in `dir` or a folder above it.
     pub fn find_for(dir: &Path) -> Result<Option<ProjectConfig>, String> {
-        let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-        for d in start.ancestors() {
-            let candidate = d.join(CONFIG_FILE);
-            if candidate.is_file() {
-                let text = std::fs::read_to_string(&candidate)
-                    .map_err(|e| format!("{}: cannot read: {e}", candidate.display()))?;
-                return Self::parse(&text, &candidate).map(Some);
-            }
+        match nearest_config(dir)? {
+            Some((path, text)) => Self::parse(&text, &path).map(Some),
+            None => Ok(None),
         }
-        Ok(None)
     }
+
+    /// Only the `[rules]` table of the nearest `air-scan.toml` (and the
+    /// file's path), as written: `rules::options::RuleOptions` types and
+    /// checks it. A bad `[metal]` table fails its `.metal` files, not the
+    /// rules' options.
+    pub fn rules_for(dir: &Path) -> Result<Option<(PathBuf, Option<toml::Value>)>, String> {
+        #[derive(Deserialize)]
+        struct RulesOnly {
+            rules: Option<toml::Value>,
+        }
+        let Some((path, text)) = nearest_config(dir)? else {
+            return Ok(None);
+        };
+        let file: RulesOnly =
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Some((path, file.rules)))
+    }
+}
+
+/// The path and text of the nearest `air-scan.toml` in `dir` or above it.
+fn nearest_config(dir: &Path) -> Result<Option<(PathBuf, String)>, String> {
+    let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    for d in start.ancestors() {
+        let candidate = d.join(CONFIG_FILE);
+        if candidate.is_file() {
+            let text = std::fs::read_to_string(&candidate)
+                .map_err(|e| format!("{}: cannot read: {e}", candidate.display()))?;
+            return Ok(Some((candidate, text)));
+        }
+    }
+    Ok(None)
 }
 
 /// Why `.metal` files cannot be compiled on this machine.

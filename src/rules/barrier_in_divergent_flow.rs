@@ -145,6 +145,12 @@ impl RuleHook for BarrierInDivergentFlow {
                 evidence::Skipping::ComesBack,
                 "the threads that skip it come around the loop again and may reach it in another iteration".to_string(),
             ),
+            // Strict mode only: by the specification's letter they are still
+            // executing the kernel; Apple GPUs are known to run this shape.
+            (Skipping::KeepRunning, _) => (
+                evidence::Skipping::KeepsRunning,
+                "the threads it sends the other way reach no barrier but keep running the kernel (undefined by the MSL specification's letter; Apple GPUs run this in MLX's gemv, and air-scan reports it only under `strict = true`)".to_string(),
+            ),
             _ => (
                 evidence::Skipping::Unknown,
                 "air-scan could not rule out that the threads it sends the other way reach another barrier".to_string(),

@@ -8,12 +8,16 @@
 //! hook drops the arrays whose every such index is the counter of a loop with
 //! a constant trip count (MLX's `#pragma unroll` loops carry
 //! `llvm.loop.unroll.full`): the backend unrolls those loops when it builds
-//! the pipeline and the indices become constants.
+//! the pipeline and the indices become constants. An index that wraps the
+//! counter (`urem`, `udiv`, `and`, `xor` and kin by a constant: keccak's
+//! `(x + 4) % 5`) is no longer bounded by the array's length, so its loop
+//! must have a constant trip count (`loops::constant_trip_count`).
 
 use super::engine::Matched;
 use super::evidence::{DynamicIndex, Evidence};
 use super::{Description, FunctionContext, RuleHook};
 use crate::analysis::defuse::Def;
+use crate::analysis::loops::constant_trip_count;
 use crate::analysis::provenance::Class;
 use crate::ir::{Opcode, Value};
 
@@ -31,16 +35,17 @@ fn constant(v: &Value<'_>) -> bool {
 /// literals, values computed from function constants, and counters of such
 /// loops combined with them. Values are followed by position (`DefUse`
 /// operand codes), not looked up by name. `stack` is a buffer the caller
-/// reuses from one index to the next.
+/// reuses from one index to the next; each entry carries whether a wrapping
+/// operation (`urem`, `and`, ...) lies between it and the index.
 fn unrolls_to_constant(
     ctx: &FunctionContext<'_, '_>,
     (i, j): (usize, usize),
-    stack: &mut Vec<(usize, usize, u32)>,
+    stack: &mut Vec<(usize, usize, u32, bool)>,
 ) -> bool {
     stack.clear();
-    stack.push((i, j, 0u32));
+    stack.push((i, j, 0u32, false));
     let mut seen = 0usize;
-    while let Some((i, j, depth)) = stack.pop() {
+    while let Some((i, j, depth, wrapped)) = stack.pop() {
         seen += 1;
         if depth > 16 || seen > 64 {
             return false;
@@ -65,7 +70,7 @@ fn unrolls_to_constant(
         match inst.opcode {
             Opcode::ZExt | Opcode::SExt | Opcode::Trunc => {
                 if !inst.operands.is_empty() {
-                    stack.push((d, 0, depth + 1));
+                    stack.push((d, 0, depth + 1, wrapped));
                 }
             }
             Opcode::Add
@@ -73,15 +78,31 @@ fn unrolls_to_constant(
             | Opcode::Mul
             | Opcode::Shl
             | Opcode::Or
-            | Opcode::And
             | Opcode::LShr
-            | Opcode::AShr => {
+            | Opcode::AShr
+            | Opcode::URem
+            | Opcode::SRem
+            | Opcode::UDiv
+            | Opcode::SDiv
+            | Opcode::And
+            | Opcode::Xor => {
+                // A wrapping result stays small however long the loop
+                // runs: the array's bounds no longer bound the trip count.
+                let wraps = matches!(
+                    inst.opcode,
+                    Opcode::URem
+                        | Opcode::SRem
+                        | Opcode::UDiv
+                        | Opcode::SDiv
+                        | Opcode::And
+                        | Opcode::Xor
+                );
                 for k in 0..inst.operands.len() {
-                    stack.push((d, k, depth + 1));
+                    stack.push((d, k, depth + 1, wrapped || wraps));
                 }
             }
             Opcode::Phi => {
-                if !counter_of_constant_loop(ctx, d) {
+                if !counter_of_constant_loop(ctx, d, wrapped) {
                     return false;
                 }
             }
@@ -95,14 +116,16 @@ fn unrolls_to_constant(
 /// takes only literal and function-constant values (a start and steps). Its
 /// loop runs a constant number of times, or at most as many as the array
 /// has elements (the GEP is `inbounds`), so the backend can unroll it.
-fn counter_of_constant_loop(ctx: &FunctionContext<'_, '_>, phi: usize) -> bool {
+/// A `wrapped` counter (`i % 5`) gets no bound from the array: its loop
+/// must run a constant number of times.
+fn counter_of_constant_loop(ctx: &FunctionContext<'_, '_>, phi: usize, wrapped: bool) -> bool {
     let class = ctx.prov.inst(phi).class();
+    let Some(l) = ctx.cf.loops().loop_of_header(ctx.du.block_of(phi)) else {
+        return false;
+    };
     matches!(class, Class::Literal | Class::FunctionConstant)
-        && ctx
-            .cf
-            .loops()
-            .loop_of_header(ctx.du.block_of(phi))
-            .is_some()
+        && (!wrapped
+            || constant_trip_count(ctx.body, ctx.du, &ctx.module.types, ctx.cf, l).is_some())
 }
 
 /// `dynamic_access`'s buffers, kept per thread: most arrays are rejected
@@ -111,7 +134,7 @@ fn counter_of_constant_loop(ctx: &FunctionContext<'_, '_>, phi: usize) -> bool {
 #[derive(Default)]
 struct Buffers {
     frontier: Vec<usize>,
-    stack: Vec<(usize, usize, u32)>,
+    stack: Vec<(usize, usize, u32, bool)>,
     unrolled: Vec<u32>,
 }
 

@@ -6,7 +6,7 @@ use super::FunctionContext;
 use super::pattern::{ChainStep, Match, OperandMatch, ScalarSet};
 use crate::analysis::defuse::Def;
 use crate::analysis::divergence::{
-    Divergence, Skipping, divergent_deciders, skipping_meets_target,
+    Divergence, Skipping, divergent_deciders, reaches_block, returns_at_once, skipping_meets_target,
 };
 use crate::ir::{Instruction, Opcode, Type, TypeId, TypeTable, Value};
 
@@ -48,11 +48,13 @@ struct DivergenceCheck {
     coarse: Divergence,
     targets: Vec<bool>,
     budget: usize,
+    /// The pattern's `divergent_strict`.
+    strict: bool,
 }
 
 impl DivergenceCheck {
     /// `candidates`: the instructions of the pattern's opcodes or calls.
-    fn new(candidates: &[u32], ctx: &FunctionContext<'_, '_>) -> Self {
+    fn new(candidates: &[u32], ctx: &FunctionContext<'_, '_>, strict: bool) -> Self {
         // The question is about the blocks holding an instruction of the
         // pattern's opcodes or calls.
         let mut targets = vec![false; ctx.cf.cfg.len()];
@@ -61,12 +63,13 @@ impl DivergenceCheck {
                 *t = true;
             }
         }
-        let coarse = Divergence::compute(ctx.body, ctx.du, ctx.cf, ctx.prov, &targets);
+        let coarse = Divergence::compute(ctx.body, ctx.du, ctx.cf, ctx.prov, &targets, strict);
         let size = ctx.cf.cfg.len() + ctx.cf.cfg.edge_count();
         DivergenceCheck {
             coarse,
             targets,
             budget: size.saturating_mul(32).saturating_add(4096),
+            strict,
         }
     }
 
@@ -95,6 +98,29 @@ impl DivergenceCheck {
             );
             if skipping != Skipping::Finish {
                 return Some(DivergentBranch { block: a, skipping });
+            }
+            // Strict: threads that finish still count while they run on,
+            // unless their detour can lead them to this barrier after all
+            // (thread 0 spinning on a lock before it).
+            let keep_running = |s: usize, budget: &mut usize| {
+                s != block
+                    && s != toward
+                    && !ctx.cf.postdom().dominates(toward, s)
+                    && !returns_at_once(ctx.body, ctx.cf, s)
+                    && !reaches_block(ctx.cf, s, block, budget)
+            };
+            if self.strict
+                && ctx
+                    .cf
+                    .cfg
+                    .succs(a)
+                    .iter()
+                    .any(|&s| keep_running(s, &mut self.budget))
+            {
+                return Some(DivergentBranch {
+                    block: a,
+                    skipping: Skipping::KeepRunning,
+                });
             }
         }
         None
@@ -443,7 +469,7 @@ pub fn matches_into(
                 continue;
             }
             divergent_branch = divergence
-                .get_or_insert_with(|| DivergenceCheck::new(&candidates, ctx))
+                .get_or_insert_with(|| DivergenceCheck::new(&candidates, ctx, m.divergent_strict))
                 .check(ctx, block);
             if want != divergent_branch.is_some() {
                 continue;

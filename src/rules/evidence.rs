@@ -118,6 +118,9 @@ pub enum Skipping {
     ComesBack,
     /// Not ruled out that they reach another barrier.
     Unknown,
+    /// They reach no other barrier but go on running the kernel (reported
+    /// only with `strict = true`).
+    KeepsRunning,
 }
 
 /// Many threads' device atomic on one address (`device-atomic-contention`).

@@ -17,6 +17,7 @@ pub mod float_atomic_cas_loop;
 pub mod function_constant_branch;
 pub mod fused_shift_address_in_branch;
 pub mod indirect_call;
+pub mod options;
 pub mod pattern;
 pub mod per_thread_constant_read;
 pub mod precise_math;
@@ -243,6 +244,15 @@ impl RuleSet {
         }
         rules.retain(|r| (select.is_empty() || named(r, select)) && !named(r, ignore));
         Ok(RuleSet { rules })
+    }
+
+    /// Hands a project's options to the rules they are about.
+    pub fn apply(&mut self, options: &options::RuleOptions) {
+        for r in &mut self.rules {
+            if r.pattern.name == "barrier-in-divergent-flow" {
+                r.pattern.matcher.divergent_strict = options.barrier_in_divergent_flow.strict;
+            }
+        }
     }
 
     pub fn builtin() -> RuleSet {

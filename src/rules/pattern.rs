@@ -38,6 +38,9 @@
 //!                                 # varying or mixed), directly or through other
 //!                                 # blocks, loop exits included
 //!                                 # (`analysis::divergence`)
+//! divergent_strict = true         # with in_divergent_block: threads the branch
+//!                                 # sends away count while they keep running,
+//!                                 # not only when they meet another target
 //! in_loop = true                  # the block is inside a loop
 //!
 //! [[match.operand]]               # conditions on operands (a call's arguments
@@ -140,6 +143,12 @@ pub struct Match {
     pub in_conditional: Option<bool>,
     #[serde(default)]
     pub in_divergent_block: Option<bool>,
+    /// With `in_divergent_block`: the threads a branch sends away count
+    /// while they go on running the kernel, not only when they can meet
+    /// another target; threads that return at once never count. Set for
+    /// barrier-in-divergent-flow by `strict = true` in `air-scan.toml`.
+    #[serde(default)]
+    pub divergent_strict: bool,
     #[serde(default)]
     pub in_loop: Option<bool>,
     #[serde(default)]
