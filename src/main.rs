@@ -139,9 +139,15 @@ struct ScanArgs {
     #[arg(long, help_heading = "Output")]
     show_suppressed: bool,
 
-    /// Base folder for SARIF artifact URIs (default: the current directory,
-    /// which should be the repository root for GitHub code scanning).
-    #[arg(long, value_name = "DIR", help_heading = "Output")]
+    /// The folder JSON paths and SARIF artifact URIs are relative to, the
+    /// same in both (default: the current directory, which should be the
+    /// repository root for GitHub code scanning).
+    #[arg(
+        long,
+        visible_alias = "report-root",
+        value_name = "DIR",
+        help_heading = "Output"
+    )]
     sarif_root: Option<PathBuf>,
 
     /// When to colour the text output.
@@ -425,10 +431,11 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
     };
     // JSON and text are written as the scan goes, each report let go once
     // written: a scan of many large modules holds a few at a time.
+    let report_root = report::paths::ReportRoot::new(args.sarif_root.as_deref());
     let stream: Option<Box<dyn report::ReportStream + Send>> = match args.format {
         Format::Json => match report::json::JsonStream::new(
             std::io::stdout(),
-            &report::json::ScanInfo::of_process(),
+            &report::json::ScanInfo::of_process(&report_root),
         ) {
             Ok(json) => Some(Box::new(json)),
             Err(_) => return ExitCode::from(2),
@@ -444,7 +451,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
         ))),
         Format::Html => Some(Box::new(report::html::HtmlStream::new(
             std::io::stdout(),
-            &report::json::ScanInfo::of_process(),
+            &report::json::ScanInfo::of_process(&report_root),
         ))),
         Format::Sarif => None,
     };
@@ -470,6 +477,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
             let options = report::sarif::Options {
                 base: args.sarif_root.as_deref(),
                 show_suppressed: args.show_suppressed,
+                emit_ir: config.emit_ir.as_deref(),
             };
             let sarif = report::sarif::render(&files, rules, &options);
             if let Some(cut) = &sarif.cut {

@@ -8,6 +8,7 @@
 
 use super::Totals;
 use super::json_writer::{Pretty, PrettyWriter, newline_and_indent, to_writer_pretty_at};
+use super::paths::ReportRoot;
 use crate::ir::air::{OwnedArgument, OwnedEntryPoint};
 use crate::rules::Severity;
 use crate::scan::FileReport;
@@ -15,13 +16,16 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::path::Path;
 
 /// 3: adds `scan`, `causes` and each finding's `cause`, `ir.instruction`,
 /// `source.status` and `evidence.paired_with`; `summary.by_rule`,
 /// `by_severity` and each kernel's `by_rule` become lists of objects;
 /// `totals` says `reader_errors` and `reader_warnings`, and counts
 /// `findings_by_severity`, `causes` and `skipped`.
-pub const SCHEMA_VERSION: u32 = 3;
+/// 4: every path relative to `scan.root` (`--sarif-root`, else the current
+/// directory), written as SARIF writes it (`paths`).
+pub const SCHEMA_VERSION: u32 = 4;
 
 #[derive(Serialize)]
 struct Tool {
@@ -35,19 +39,18 @@ struct Tool {
 pub struct ScanInfo {
     /// The command-line arguments after the program's name.
     pub arguments: Vec<String>,
-    /// The folder relative paths in the report are relative to (the
-    /// current directory).
+    /// The folder the report's paths are relative to (`ReportRoot`):
+    /// `--sarif-root`, else the current directory. Empty for the current
+    /// directory unnamed.
     pub root: String,
 }
 
 impl ScanInfo {
-    /// This process's arguments and current directory.
-    pub fn of_process() -> ScanInfo {
+    /// This process's arguments, and `root`.
+    pub fn of_process(root: &ReportRoot) -> ScanInfo {
         ScanInfo {
             arguments: std::env::args().skip(1).collect(),
-            root: std::env::current_dir()
-                .map(|d| d.display().to_string())
-                .unwrap_or_default(),
+            root: root.display(),
         }
     }
 }
@@ -339,6 +342,8 @@ pub struct JsonStream<W: Write> {
     /// The text of each argument of the file being written.
     arguments: ArgumentTexts,
     causes: super::causes::Causes,
+    /// What the paths written are relative to (`ScanInfo::root`).
+    root: ReportRoot,
 }
 
 /// The buffer of the report's writer and of the findings' temporary file:
@@ -422,11 +427,16 @@ impl<W: Write> JsonStream<W> {
             pretty: PrettyWriter::default(),
             arguments: ArgumentTexts::default(),
             causes: Default::default(),
+            root: ReportRoot::new(
+                Some(Path::new(&scan.root)).filter(|r| !r.as_os_str().is_empty()),
+            ),
         })
     }
 
     /// Writes one file's entry and sets its findings' aside.
     pub fn add(&mut self, file: &FileReport) -> io::Result<()> {
+        let rebased = self.root.rebase(file);
+        let file = &*rebased;
         element(&mut self.out, self.files)?;
         self.files += 1;
         let arguments = &mut self.arguments;
