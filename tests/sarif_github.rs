@@ -309,6 +309,46 @@ fn results_in_binary_artifacts_have_no_region() {
     }
 }
 
+/// With `--emit-ir DIR`, a result in a binary artifact also points at its
+/// instruction's line in the IR text written there (a related location:
+/// the binary stays the primary one, which GitHub places in the checkout).
+#[test]
+fn results_in_binary_artifacts_point_at_the_emitted_ir() {
+    let dir = tempfile::tempdir().unwrap();
+    let air = dir.path().join("k.air");
+    if !common::assemble(
+        &fixture("minimal_kernel.ll"),
+        &air,
+        "the --emit-ir SARIF test",
+    ) {
+        return;
+    }
+    std::fs::create_dir(dir.path().join("ir")).unwrap();
+    let (sarif, _) = sarif_in(dir.path(), &["--emit-ir", "ir", "k.air"]);
+    let s: Value = serde_json::from_slice(&sarif).unwrap();
+    let r = &results(&s)[0];
+    let at_ir: Vec<&Value> = r["relatedLocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["message"]["text"].as_str().unwrap().contains("--emit-ir"))
+        .collect();
+    assert_eq!(at_ir.len(), 1, "{r:#}");
+    let physical = &at_ir[0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], "ir/k.air.ll");
+    let line = physical["region"]["startLine"].as_u64().unwrap() as usize;
+    let text = std::fs::read_to_string(dir.path().join("ir/k.air.ll")).unwrap();
+    let at = text.lines().nth(line - 1).unwrap();
+    assert!(at.contains(" udiv "), "line {line}: {at}");
+    // Without --emit-ir, no such location.
+    let (plain, _) = sarif_in(dir.path(), &["k.air"]);
+    assert!(!String::from_utf8(plain).unwrap().contains("--emit-ir"));
+    if let Some(tool) = multitool() {
+        let found = problems(&tool, &sarif);
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+}
+
 // ---- the 25,000 results ----
 
 /// A module of `uniform` + `varying` kernels shaped like minimal_kernel.ll,

@@ -657,7 +657,12 @@ mod tests {
         let rules = RuleSet::builtin();
         let config = crate::scan::ScanConfig::new(&rules);
         let once = crate::scan::scan_paths(&[root], 1, &config);
-        let files: Vec<FileReport> = (0..3).flat_map(|_| once.iter().cloned()).collect();
+        // Paths as the stream writes them, relative to the current directory.
+        let here = ReportRoot::new(None);
+        let files: Vec<FileReport> = (0..3)
+            .flat_map(|_| once.iter().map(|f| here.rebase(f).into_owned()))
+            .collect();
+        assert!(files.iter().all(|f| f.path.starts_with("testdata/")));
         assert!(files.iter().map(|f| f.findings.len()).sum::<usize>() > 100);
         // serde_json's own layout of the same report.
         let mut causes = crate::report::causes::Causes::default();
