@@ -387,6 +387,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut config = scan::ScanConfig::new(rules);
     config.source_root = args.source_root.clone();
+    config.root = air_scan::input::root::PathRoot::new(args.sarif_root.as_deref());
     config.llvm_dis = args.llvm_dis.clone();
     if let Err(e) = configure_inputs(&mut config, args).and_then(|()| config.check_named_tools()) {
         eprintln!("air-scan: {e}");
@@ -431,7 +432,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
     };
     // JSON and text are written as the scan goes, each report let go once
     // written: a scan of many large modules holds a few at a time.
-    let report_root = report::paths::ReportRoot::new(args.sarif_root.as_deref());
+    let report_root = config.root.clone();
     let stream: Option<Box<dyn report::ReportStream + Send>> = match args.format {
         Format::Json => match report::json::JsonStream::new(
             std::io::stdout(),

@@ -8,7 +8,7 @@
 
 use super::Totals;
 use super::json_writer::{Pretty, PrettyWriter, newline_and_indent, to_writer_pretty_at};
-use super::paths::ReportRoot;
+use super::paths::{PathRoot, rebase};
 use crate::ir::air::{OwnedArgument, OwnedEntryPoint};
 use crate::rules::Severity;
 use crate::scan::FileReport;
@@ -39,7 +39,7 @@ struct Tool {
 pub struct ScanInfo {
     /// The command-line arguments after the program's name.
     pub arguments: Vec<String>,
-    /// The folder the report's paths are relative to (`ReportRoot`):
+    /// The folder the report's paths are relative to (`PathRoot`):
     /// `--sarif-root`, else the current directory. Empty for the current
     /// directory unnamed.
     pub root: String,
@@ -47,11 +47,16 @@ pub struct ScanInfo {
 
 impl ScanInfo {
     /// This process's arguments, and `root`.
-    pub fn of_process(root: &ReportRoot) -> ScanInfo {
+    pub fn of_process(root: &PathRoot) -> ScanInfo {
         ScanInfo {
             arguments: std::env::args().skip(1).collect(),
             root: root.display(),
         }
+    }
+
+    /// The folder `root` names (the current directory when empty).
+    pub fn path_root(&self) -> PathRoot {
+        PathRoot::new(Some(Path::new(&self.root)).filter(|r| !r.as_os_str().is_empty()))
     }
 }
 
@@ -343,7 +348,7 @@ pub struct JsonStream<W: Write> {
     arguments: ArgumentTexts,
     causes: super::causes::Causes,
     /// What the paths written are relative to (`ScanInfo::root`).
-    root: ReportRoot,
+    root: PathRoot,
 }
 
 /// The buffer of the report's writer and of the findings' temporary file:
@@ -427,15 +432,13 @@ impl<W: Write> JsonStream<W> {
             pretty: PrettyWriter::default(),
             arguments: ArgumentTexts::default(),
             causes: Default::default(),
-            root: ReportRoot::new(
-                Some(Path::new(&scan.root)).filter(|r| !r.as_os_str().is_empty()),
-            ),
+            root: scan.path_root(),
         })
     }
 
     /// Writes one file's entry and sets its findings' aside.
     pub fn add(&mut self, file: &FileReport) -> io::Result<()> {
-        let rebased = self.root.rebase(file);
+        let rebased = rebase(&self.root, file);
         let file = &*rebased;
         element(&mut self.out, self.files)?;
         self.files += 1;
@@ -658,9 +661,9 @@ mod tests {
         let config = crate::scan::ScanConfig::new(&rules);
         let once = crate::scan::scan_paths(&[root], 1, &config);
         // Paths as the stream writes them, relative to the current directory.
-        let here = ReportRoot::new(None);
+        let here = PathRoot::new(None);
         let files: Vec<FileReport> = (0..3)
-            .flat_map(|_| once.iter().map(|f| here.rebase(f).into_owned()))
+            .flat_map(|_| once.iter().map(|f| rebase(&here, f).into_owned()))
             .collect();
         assert!(files.iter().all(|f| f.path.starts_with("testdata/")));
         assert!(files.iter().map(|f| f.findings.len()).sum::<usize>() > 100);

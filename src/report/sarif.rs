@@ -19,7 +19,7 @@
 //! locations instead.
 
 use super::causes::Cause;
-use super::paths::{Located, ReportRoot, file_part};
+use super::paths::{Located, PathRoot, file_part};
 use crate::rules::{Finding, Rule, RuleSet, Severity};
 use crate::scan::{FileReport, Status};
 use crate::source::SourceLocation;
@@ -376,7 +376,7 @@ fn ad_hoc_descriptor(f: &Finding) -> Descriptor {
 /// Turns file paths into URIs relative to the report's root, the way the
 /// JSON report writes them (`paths`).
 struct Uris {
-    root: ReportRoot,
+    root: PathRoot,
     /// Whether each file met is binary (bitcode or a metallib), by its bytes.
     binary: std::cell::RefCell<BTreeMap<String, bool>>,
     /// `--emit-ir`'s folder, where a binary module's IR text was written.
@@ -426,7 +426,7 @@ fn encode_components(p: &Path) -> String {
 impl Uris {
     fn new(base: Option<&Path>, emit_ir: Option<&Path>) -> Self {
         Uris {
-            root: ReportRoot::new(base),
+            root: PathRoot::new(base),
             binary: Default::default(),
             emit_ir: emit_ir.map(Path::to_path_buf),
         }
@@ -478,7 +478,7 @@ impl Uris {
         let file = self
             .emit_ir
             .as_ref()?
-            .join(crate::scan::emitted_ir_name(path));
+            .join(crate::scan::emitted_ir_name(&self.root.path(path)));
         let file = file.to_str().filter(|_| file.is_file())?;
         Some(self.physical(file, line, 0))
     }
@@ -817,7 +817,7 @@ mod tests {
     /// As if run in `/repo/build` with `--sarif-root /repo`; nothing here exists.
     fn uris() -> Uris {
         Uris {
-            root: ReportRoot::fixed("/repo/build", "/repo"),
+            root: PathRoot::fixed("/repo/build", "/repo"),
             binary: Default::default(),
             emit_ir: None,
         }
