@@ -463,6 +463,10 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
             let scanned = scan::scan_each(&args.paths, jobs, &config, |mut file| {
                 settle(&mut file);
                 failing |= fails(std::slice::from_ref(&file));
+                // JSON and HTML write paths as SARIF does (`report::paths`).
+                if matches!(args.format, Format::Json | Format::Html) {
+                    report::paths::rebase(&report_root, &mut file);
+                }
                 if written.is_ok() {
                     written = stream.add(&file);
                 }

@@ -120,8 +120,6 @@ pub fn page(title: &str, view: View, data: &impl Serialize) -> io::Result<String
 pub struct HtmlStream<W: Write> {
     out: W,
     scan: ScanInfo,
-    /// What paths are written relative to, as in the JSON report.
-    root: super::paths::PathRoot,
     causes: Causes,
     summary: SummaryCounter,
     totals: Totals,
@@ -180,7 +178,6 @@ impl<W: Write> HtmlStream<W> {
         HtmlStream {
             out,
             scan: scan.clone(),
-            root: scan.path_root(),
             causes: Causes::default(),
             summary: SummaryCounter::new(None),
             totals: Totals::default(),
@@ -196,8 +193,6 @@ impl<W: Write> HtmlStream<W> {
     }
 
     pub fn add(&mut self, file: &FileReport) -> io::Result<()> {
-        let rebased = super::paths::rebase(&self.root, file);
-        let file = &*rebased;
         match file.status {
             Status::Error => self.failed.push(FileProblem {
                 path: file.path.clone(),

@@ -8,7 +8,7 @@
 
 use super::Totals;
 use super::json_writer::{Pretty, PrettyWriter, newline_and_indent, to_writer_pretty_at};
-use super::paths::{PathRoot, rebase};
+use super::paths::PathRoot;
 use crate::ir::air::{OwnedArgument, OwnedEntryPoint};
 use crate::rules::Severity;
 use crate::scan::FileReport;
@@ -16,7 +16,6 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::path::Path;
 
 /// 3: adds `scan`, `causes` and each finding's `cause`, `ir.instruction`,
 /// `source.status` and `evidence.paired_with`; `summary.by_rule`,
@@ -52,11 +51,6 @@ impl ScanInfo {
             arguments: std::env::args().skip(1).collect(),
             root: root.display(),
         }
-    }
-
-    /// The folder `root` names (the current directory when empty).
-    pub fn path_root(&self) -> PathRoot {
-        PathRoot::new(Some(Path::new(&self.root)).filter(|r| !r.as_os_str().is_empty()))
     }
 }
 
@@ -347,8 +341,6 @@ pub struct JsonStream<W: Write> {
     /// The text of each argument of the file being written.
     arguments: ArgumentTexts,
     causes: super::causes::Causes,
-    /// What the paths written are relative to (`ScanInfo::root`).
-    root: PathRoot,
 }
 
 /// The buffer of the report's writer and of the findings' temporary file:
@@ -432,14 +424,11 @@ impl<W: Write> JsonStream<W> {
             pretty: PrettyWriter::default(),
             arguments: ArgumentTexts::default(),
             causes: Default::default(),
-            root: scan.path_root(),
         })
     }
 
     /// Writes one file's entry and sets its findings' aside.
     pub fn add(&mut self, file: &FileReport) -> io::Result<()> {
-        let rebased = rebase(&self.root, file);
-        let file = &*rebased;
         element(&mut self.out, self.files)?;
         self.files += 1;
         let arguments = &mut self.arguments;
@@ -662,8 +651,15 @@ mod tests {
         let once = crate::scan::scan_paths(&[root], 1, &config);
         // Paths as the stream writes them, relative to the current directory.
         let here = PathRoot::new(None);
+        use crate::report::paths::rebase;
         let files: Vec<FileReport> = (0..3)
-            .flat_map(|_| once.iter().map(|f| rebase(&here, f).into_owned()))
+            .flat_map(|_| {
+                once.iter().map(|f| {
+                    let mut f = f.clone();
+                    rebase(&here, &mut f);
+                    f
+                })
+            })
             .collect();
         assert!(files.iter().all(|f| f.path.starts_with("testdata/")));
         assert!(files.iter().map(|f| f.findings.len()).sum::<usize>() > 100);
