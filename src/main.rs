@@ -140,9 +140,15 @@ struct ScanArgs {
     #[arg(long, help_heading = "Output")]
     show_suppressed: bool,
 
-    /// Base folder for SARIF artifact URIs (default: the current directory,
-    /// which should be the repository root for GitHub code scanning).
-    #[arg(long, value_name = "DIR", help_heading = "Output")]
+    /// The folder JSON paths and SARIF artifact URIs are relative to, the
+    /// same in both (default: the current directory, which should be the
+    /// repository root for GitHub code scanning).
+    #[arg(
+        long,
+        visible_alias = "report-root",
+        value_name = "DIR",
+        help_heading = "Output"
+    )]
     sarif_root: Option<PathBuf>,
 
     /// When to colour the text output.
@@ -422,6 +428,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut config = scan::ScanConfig::new(rules);
     config.source_root = args.source_root.clone();
+    config.root = air_scan::input::root::PathRoot::new(args.sarif_root.as_deref());
     config.llvm_dis = args.llvm_dis.clone();
     if let Err(e) = configure_inputs(&mut config, args).and_then(|()| config.check_named_tools()) {
         eprintln!("air-scan: {e}");
@@ -466,10 +473,11 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
     };
     // JSON and text are written as the scan goes, each report let go once
     // written: a scan of many large modules holds a few at a time.
+    let report_root = config.root.clone();
     let stream: Option<Box<dyn report::ReportStream + Send>> = match args.format {
         Format::Json => match report::json::JsonStream::new(
             std::io::stdout(),
-            &report::json::ScanInfo::of_process(),
+            &report::json::ScanInfo::of_process(&report_root),
         ) {
             Ok(json) => Some(Box::new(json)),
             Err(_) => return ExitCode::from(2),
@@ -485,7 +493,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
         ))),
         Format::Html => Some(Box::new(report::html::HtmlStream::new(
             std::io::stdout(),
-            &report::json::ScanInfo::of_process(),
+            &report::json::ScanInfo::of_process(&report_root),
         ))),
         Format::Sarif => None,
     };
@@ -496,6 +504,10 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
             let scanned = scan::scan_each(&args.paths, jobs, &config, |mut file| {
                 settle(&mut file);
                 failing |= fails(std::slice::from_ref(&file));
+                // JSON and HTML write paths as SARIF does (`report::paths`).
+                if matches!(args.format, Format::Json | Format::Html) {
+                    report::paths::rebase(&report_root, &mut file);
+                }
                 if written.is_ok() {
                     written = stream.add(&file);
                 }
@@ -511,6 +523,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
             let options = report::sarif::Options {
                 base: args.sarif_root.as_deref(),
                 show_suppressed: args.show_suppressed,
+                emit_ir: config.emit_ir.as_deref(),
             };
             let sarif = report::sarif::render(&files, rules, &options);
             if let Some(cut) = &sarif.cut {

@@ -178,6 +178,9 @@ pub struct ScanConfig<'r> {
     /// written ([`emitted_ir_name`]), so the IR lines findings name can be
     /// opened. The folder must exist.
     pub emit_ir: Option<PathBuf>,
+    /// What the reports' paths are relative to (`--sarif-root`): the
+    /// `--emit-ir` files are named after the paths the reports write.
+    pub root: input::root::PathRoot,
     /// How many modules were written there.
     emitted: std::sync::atomic::AtomicUsize,
     /// Resolved once per scan, like `llvm_dis_found`.
@@ -197,6 +200,7 @@ impl<'r> ScanConfig<'r> {
             walk: input::WalkOptions::default(),
             progress: false,
             emit_ir: None,
+            root: input::root::PathRoot::new(None),
             emitted: Default::default(),
             xcrun_found: Default::default(),
             projects: Default::default(),
@@ -235,7 +239,7 @@ impl<'r> ScanConfig<'r> {
     /// warning on the module's report, and the scan goes on.
     fn emit_ir(&self, name: &str, text: &str) -> Option<Diagnostic> {
         let dir = self.emit_ir.as_ref()?;
-        let path = dir.join(emitted_ir_name(name));
+        let path = dir.join(emitted_ir_name(&self.root.path(name)));
         match std::fs::write(&path, text) {
             Ok(()) => {
                 self.emitted
@@ -361,8 +365,9 @@ fn binary_file_reports(path: &Path, reports: Result<Vec<FileReport>, String>) ->
     reports
 }
 
-/// The file name `--emit-ir` gives the text of the module a report names
-/// `name` (`lib.metallib:function`, `kernels/a.air`): `name` and `.ll`,
+/// The file name `--emit-ir` gives the text of the module the JSON and
+/// SARIF reports name `name` (`lib.metallib:function`, `kernels/a.air`:
+/// relative to `ScanConfig::root`, `input::root`): `name` and `.ll`,
 /// every byte but ASCII letters, digits, `_`, `-`, `+`, `,`, `=`, `@` and
 /// a `.` not in the first place written `%XX`, so that two names never
 /// share a file and none climbs out of the folder or hides. A name longer

@@ -602,3 +602,161 @@ fn a_baseline_applies_from_any_root_of_the_same_tree() {
         "{stderr}"
     );
 }
+
+// ---- paths in JSON and SARIF ----
+
+/// A SARIF artifact URI as a path: `%XX` decoded, a `file:///` URI made
+/// absolute again.
+fn uri_path(uri: &str) -> String {
+    let uri = uri.strip_prefix("file://").unwrap_or(uri);
+    let b = uri.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match (b[i], b.get(i + 1..i + 3)) {
+            (b'%', Some(hex)) => {
+                out.push(u8::from_str_radix(std::str::from_utf8(hex).unwrap(), 16).unwrap());
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Every path a JSON report writes (a library member's `:function` cut).
+fn json_paths(v: &Value) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut add = |p: &Value| {
+        if let Some(p) = p.as_str() {
+            out.insert(p.to_string());
+        }
+    };
+    for f in v["files"].as_array().unwrap() {
+        add(&f["path"]);
+        for s in f["suppressed"].as_array().into_iter().flatten() {
+            add(&s["path"]);
+        }
+    }
+    for f in v["findings"].as_array().unwrap() {
+        add(&f["path"]);
+        add(&f["ir"]["path"]);
+        add(&f["source"]["path"]);
+        for at in f["inlined_at"].as_array().into_iter().flatten() {
+            add(&at["path"]);
+        }
+    }
+    out
+}
+
+/// Every artifact URI of a SARIF log's results and notifications, as paths.
+fn sarif_paths(s: &Value) -> std::collections::BTreeSet<String> {
+    let run = &s["runs"][0];
+    let results = run["results"].as_array().unwrap().iter();
+    let locations = results
+        .flat_map(|r| {
+            let locations = r["locations"].as_array().unwrap().iter();
+            locations.chain(r["relatedLocations"].as_array().into_iter().flatten())
+        })
+        .chain(
+            run["invocations"][0]["toolExecutionNotifications"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|n| n["locations"].as_array().unwrap()),
+        );
+    locations
+        .map(|l| {
+            uri_path(
+                l["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The same tree scanned from inside it by `.` and by its absolute path,
+/// and from its parent by name (with and without `--sarif-root`): in each,
+/// every path in the JSON report is written as SARIF writes its artifact
+/// URIs, relative to the root `scan.root` and `%SRCROOT%` both name; and
+/// each names the same files whichever way the tree was given.
+#[test]
+fn json_paths_are_sarif_uris_however_the_tree_is_scanned() {
+    let dir = tempfile::tempdir().unwrap();
+    let parent = dir.path().canonicalize().unwrap();
+    let tree = parent.join("tree");
+    let shaders = tree.join("shaders");
+    std::fs::create_dir_all(&shaders).unwrap();
+    let copied = [
+        "source/inlined.ll",
+        "source/inlined.metal",
+        "suppress/divides.ll",
+        "suppress/divides.metal",
+    ];
+    for f in copied {
+        let name = Path::new(f).file_name().unwrap();
+        std::fs::copy(fixture(f), shaders.join(name)).unwrap();
+    }
+    // A file the reader cannot read: a SARIF notification.
+    std::fs::write(shaders.join("broken.ll"), "define void @f( {\n").unwrap();
+    let absolute = tree.to_str().unwrap();
+    let tree_root = tree.to_str().unwrap();
+    let mut files_seen = Vec::new();
+    for (cwd, args) in [
+        (&tree, vec!["."]),
+        (&tree, vec![absolute]),
+        (&parent, vec!["tree"]),
+        (&parent, vec!["--sarif-root", "tree", "tree"]),
+        (&shaders, vec!["--report-root", tree_root, "../shaders"]),
+    ] {
+        let with = |format: &str| {
+            let mut all = vec!["--format", format, "--show-suppressed"];
+            all.extend(&args);
+            let out = air_scan().current_dir(cwd).args(&all).output().unwrap();
+            serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        };
+        let (json, sarif) = (with("json"), with("sarif"));
+        let how = format!("in {} scanning {args:?}", cwd.display());
+        let root = json["scan"]["root"].as_str().unwrap();
+        let srcroot = sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+            .as_str()
+            .unwrap();
+        assert_eq!(format!("{}/", root), uri_path(srcroot), "{how}");
+        let in_json = json_paths(&json);
+        let in_sarif = sarif_paths(&sarif);
+        assert!(in_json.len() >= 4, "{how}: {in_json:?}");
+        assert!(
+            in_sarif.is_subset(&in_json),
+            "{how}: in SARIF, not in JSON: {:?}",
+            in_sarif.difference(&in_json).collect::<Vec<_>>()
+        );
+        // The files the report names, absolute: the same every way.
+        let files: std::collections::BTreeSet<String> = json["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let p = f["path"].as_str().unwrap();
+                assert!(!p.contains('\\') && !p.contains("./"), "{how}: {p}");
+                Path::new(root).join(p).display().to_string()
+            })
+            .collect();
+        files_seen.push((how, files, in_json));
+    }
+    let (first_how, first_files, first_paths) = &files_seen[0];
+    for (how, files, paths) in &files_seen[1..] {
+        assert_eq!(files, first_files, "{how} vs {first_how}");
+        // The root is the tree itself in all but the runs from its parent.
+        if !how.contains(&format!("{} scanning [\"tree\"]", parent.display())) {
+            assert_eq!(paths, first_paths, "{how} vs {first_how}");
+        }
+    }
+    assert!(
+        first_paths.contains("shaders/inlined.ll") && first_paths.contains("shaders/broken.ll"),
+        "{first_paths:?}"
+    );
+}

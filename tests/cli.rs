@@ -72,7 +72,7 @@ fn json_report_has_the_documented_shape() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["schema_version"], 3);
+    assert_eq!(v["schema_version"], 4);
     assert!(v["scan"]["arguments"].is_array(), "{v:#}");
     assert_eq!(v["tool"]["name"], "air-scan");
     let file = &v["files"][0];

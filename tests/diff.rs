@@ -660,3 +660,52 @@ fn a_function_a_library_lacks_is_an_error() {
     assert!(message.contains("no function `noSuchKernel`"), "{message}");
     assert!(message.contains("computeShader"), "{message}");
 }
+
+/// `diff` reads each input as what its bytes are, whatever its name: IR
+/// text named `.air`, bitcode named `.ll`, a metallib named `.bin` compare
+/// as the same modules under their own names do.
+#[test]
+fn inputs_are_read_by_content_not_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    std::fs::copy("testdata/diff/O0/buggy.ll", p("text.air")).unwrap();
+    let (expected, code) = json(
+        "testdata/diff/O0/buggy.ll",
+        "testdata/diff/O2/buggy.ll",
+        false,
+    );
+    assert_eq!(code, 1, "{expected:#}");
+    let (doc, _) = json(&p("text.air"), "testdata/diff/O2/buggy.ll", false);
+    assert_eq!(doc["errors"].as_array().unwrap().len(), 0, "{doc:#}");
+    assert_eq!(doc["summary"], expected["summary"]);
+    assert_eq!(doc["kernels"], expected["kernels"]);
+
+    let bitcode = dir.path().join("bitcode.ll");
+    if !common::assemble(
+        std::path::Path::new("testdata/diff/O2/buggy.ll"),
+        &bitcode,
+        "the diff of bitcode named .ll",
+    ) {
+        return;
+    }
+    let (doc, _) = json(&p("text.air"), &p("bitcode.ll"), false);
+    assert_eq!(doc["errors"].as_array().unwrap().len(), 0, "{doc:#}");
+    assert_eq!(doc["summary"], expected["summary"]);
+    assert_eq!(
+        names(&doc, "kernels"),
+        names(&expected, "kernels"),
+        "{doc:#}"
+    );
+
+    let Some(build) = black_hole() else {
+        return;
+    };
+    let lib = build.join("default.metallib");
+    std::fs::copy(&lib, p("lib.bin")).unwrap();
+    let (expected, _) = json(&lib.to_string_lossy(), &lib.to_string_lossy(), false);
+    let (doc, code) = json(&p("lib.bin"), &lib.to_string_lossy(), false);
+    assert_eq!(doc["errors"].as_array().unwrap().len(), 0, "{doc:#}");
+    assert_eq!((code, &doc["summary"]), (0, &expected["summary"]));
+    assert_eq!(names(&doc, "kernels"), names(&expected, "kernels"));
+    assert_eq!(names(&doc, "kernels").len(), 13, "{doc:#}");
+}

@@ -177,12 +177,12 @@ fn json_of_the_debug_info_corpus_validates() {
 }
 
 #[test]
-fn json_is_schema_version_3() {
+fn json_is_schema_version_4() {
     let r = report("json", &["testdata/minimal_kernel.ll"]);
-    assert_eq!(r["schema_version"], 3);
+    assert_eq!(r["schema_version"], 4);
     let text = std::fs::read_to_string(root().join("docs/report.schema.json")).unwrap();
     let schema: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(schema["properties"]["schema_version"]["const"], 3);
+    assert_eq!(schema["properties"]["schema_version"]["const"], 4);
 }
 
 /// The entry of a `[{rule, ...}]` list for `rule`.

@@ -275,15 +275,9 @@ fn suppressed_findings_are_results_with_suppressions_when_asked() {
 /// logical locations.
 #[test]
 fn results_in_binary_artifacts_have_no_region() {
-    let dir = tempfile::tempdir().unwrap();
-    let air = dir.path().join("k.air");
-    if !common::assemble(
-        &fixture("minimal_kernel.ll"),
-        &air,
-        "the binary-artifact SARIF test",
-    ) {
+    let Some(dir) = minimal_kernel_air("the binary-artifact SARIF test") else {
         return;
-    }
+    };
     let (sarif, _) = sarif_in(dir.path(), &["k.air"]);
     let s: Value = serde_json::from_slice(&sarif).unwrap();
     let r = &results(&s)[0];
@@ -303,10 +297,57 @@ fn results_in_binary_artifacts_have_no_region() {
         .map(|l| (l["kind"].as_str().unwrap(), l["name"].as_str().unwrap()))
         .collect();
     assert_eq!(logical, [("module", "k.air"), ("function", "minimal")]);
+    assert_valid(&sarif);
+}
+
+/// A folder holding testdata/minimal_kernel.ll assembled as `k.air`.
+fn minimal_kernel_air(what: &str) -> Option<tempfile::TempDir> {
+    let dir = tempfile::tempdir().unwrap();
+    common::assemble(
+        &fixture("minimal_kernel.ll"),
+        &dir.path().join("k.air"),
+        what,
+    )
+    .then_some(dir)
+}
+
+/// No problem for GitHub in `sarif`, when the validator is here.
+fn assert_valid(sarif: &[u8]) {
     if let Some(tool) = multitool() {
-        let found = problems(&tool, &sarif);
+        let found = problems(&tool, sarif);
         assert!(found.is_empty(), "{}", found.join("\n"));
     }
+}
+
+/// With `--emit-ir DIR`, a result in a binary artifact also points at its
+/// instruction's line in the IR text written there (a related location:
+/// the binary stays the primary one, which GitHub places in the checkout).
+#[test]
+fn results_in_binary_artifacts_point_at_the_emitted_ir() {
+    let Some(dir) = minimal_kernel_air("the --emit-ir SARIF test") else {
+        return;
+    };
+    std::fs::create_dir(dir.path().join("ir")).unwrap();
+    let (sarif, _) = sarif_in(dir.path(), &["--emit-ir", "ir", "k.air"]);
+    let s: Value = serde_json::from_slice(&sarif).unwrap();
+    let r = &results(&s)[0];
+    let at_ir: Vec<&Value> = r["relatedLocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["message"]["text"].as_str().unwrap().contains("--emit-ir"))
+        .collect();
+    assert_eq!(at_ir.len(), 1, "{r:#}");
+    let physical = &at_ir[0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], "ir/k.air.ll");
+    let line = physical["region"]["startLine"].as_u64().unwrap() as usize;
+    let text = std::fs::read_to_string(dir.path().join("ir/k.air.ll")).unwrap();
+    let at = text.lines().nth(line - 1).unwrap();
+    assert!(at.contains(" udiv "), "line {line}: {at}");
+    // Without --emit-ir, no such location.
+    let (plain, _) = sarif_in(dir.path(), &["k.air"]);
+    assert!(!String::from_utf8(plain).unwrap().contains("--emit-ir"));
+    assert_valid(&sarif);
 }
 
 // ---- the 25,000 results ----

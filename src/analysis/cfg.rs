@@ -80,9 +80,7 @@ impl Cfg {
         let mut missing = Vec::new();
         // added[t] == i + 1: t is already a successor of i (a `switch` may
         // name one block many times, and may have thousands of cases).
-        let mut added = LABELS.with(|l| l.take().1);
-        added.clear();
-        added.resize(n, 0);
+        let mut added = vec![0; n];
         for (i, block) in body.blocks.iter().enumerate() {
             Self::add_successors(
                 body,
@@ -120,7 +118,6 @@ impl Cfg {
         let exits = (0..n)
             .filter(|&i| succ_start[i] == succ_start[i + 1])
             .collect();
-        LABELS.with(|l| l.set((labels.numbered, fill)));
 
         let mut cfg = Cfg {
             succ_start,
@@ -281,16 +278,6 @@ pub(crate) fn to_u32(x: usize) -> u32 {
     u32::try_from(x).unwrap_or(u32::MAX)
 }
 
-thread_local! {
-    /// `Cfg::build`'s scratch, kept per thread: the label table and the
-    /// successors added per block (then the predecessors' fill positions).
-    /// Allocating and zeroing them for each function cost more than most
-    /// of the work in them.
-    static LABELS: std::cell::Cell<(Vec<u32>, Vec<usize>)> = std::cell::Cell::default();
-    /// `reverse_postorder`'s state per block and its stack, the same way.
-    static WALK: std::cell::Cell<(Vec<u8>, Vec<Visit>)> = std::cell::Cell::default();
-}
-
 /// A block on `reverse_postorder`'s stack, and the index of the next
 /// successor to try.
 type Visit = (usize, usize);
@@ -308,11 +295,9 @@ struct LabelIndex<'a> {
 
 impl<'a> LabelIndex<'a> {
     fn new(blocks: usize, instructions: usize) -> Self {
-        let mut numbered = LABELS.with(|l| l.take().0);
-        numbered.clear();
         // Values are numbered in one sequence with blocks; a little slack
         // covers unnamed parameters. Larger numbers use the map.
-        numbered.resize(blocks + instructions + 64, 0);
+        let numbered = vec![0; blocks + instructions + 64];
         LabelIndex {
             numbered,
             named: FxHashMap::default(),
@@ -373,15 +358,12 @@ pub(crate) fn reverse_postorder<'g>(
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
-    let (mut state, mut stack) = WALK.take();
-    state.clear();
-    state.resize(n, NEW);
+    let mut state = vec![NEW; n];
     let mut cyclic = false;
     // (block, index of the next successor to try)
     // Sized for the deepest walk at once: growing it one push at a time
     // was a visible share of building the graph.
-    stack.clear();
-    stack.reserve(n);
+    let mut stack: Vec<Visit> = Vec::with_capacity(n);
     stack.push((root, 0));
     state[root] = OPEN;
     while let Some(top) = stack.last_mut() {
@@ -402,7 +384,6 @@ pub(crate) fn reverse_postorder<'g>(
             stack.pop();
         }
     }
-    WALK.set((state, stack));
     post.reverse();
     (post, cyclic)
 }

@@ -387,7 +387,8 @@ struct Buffers<'a> {
     /// after kernel, under new ids in a merged or linked module (a sixth
     /// of the distinct texts on the corpus), and reading one was ~3,500
     /// instructions. The same text names the same nodes, so it gives the
-    /// same argument.
+    /// same argument. Without it a whole scan executes 10.8% / 11.0% more
+    /// instructions (callgrind, typed-12MB.ll / the corpus module, 2026-11-27).
     memo: Option<FxHashMap<&'a str, ReadArgument<'a>>>,
 }
 

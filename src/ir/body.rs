@@ -311,17 +311,14 @@ fn instruction<'a>(p: &mut Parser<'a, '_>, out: &mut Vec<Instruction<'a>>) -> PR
     let first = p.lx.peek();
     let text = p.lx.text();
     let start = match first.tok {
-        Tok::Local(name) => match short_opcode_after_result(text, first.end) {
-            Some((op, w, e)) => Some((Some(name), w, e, Some(op))),
-            None => opcode_after_result(text, first.end).map(|(w, e)| (Some(name), w, e, None)),
-        },
-        Tok::Word(w) => Some((None, w, first.end, None)),
+        Tok::Local(name) => opcode_after_result(text, first.end).map(|(w, e)| (Some(name), w, e)),
+        Tok::Word(w) => Some((None, w, first.end)),
         _ => None,
     };
-    if let Some((result, word, end, opcode)) = start {
+    if let Some((result, word, end)) = start {
         #[cfg(debug_assertions)]
         let saved = (p.lx.clone(), p.types.len(), p.warnings.len());
-        if fast_line(p, out, result, word, opcode, end, first.line) {
+        if fast_line(p, out, result, word, end, first.line) {
             #[cfg(debug_assertions)]
             check_fast_line(p, out, saved);
             return Ok(());
@@ -443,22 +440,20 @@ fn fast_line<'a>(
     out: &mut Vec<Instruction<'a>>,
     result: Option<&'a str>,
     word: &'a str,
-    opcode: Option<Opcode>,
     at: usize,
     line: u32,
 ) -> bool {
     let text = p.lx.text();
     let b = text.as_bytes();
-    let (word, mut flags, mut at, opcode) = match (opcode, word) {
-        (Some(op), _) => (word, Flags::default(), at, op),
-        (None, "tail" | "musttail" | "notail") => {
+    let (word, mut flags, mut at, opcode) = match word {
+        "tail" | "musttail" | "notail" => {
             if b.get(at..at + 6) != Some(b" call ") {
                 return false;
             }
             let flags = Flags::from_word(word).unwrap_or_default();
             ("call", flags, at + 5, Opcode::Call)
         }
-        (None, _) => match Opcode::from_word(word) {
+        _ => match Opcode::from_word(word) {
             Some(op) => (word, Flags::default(), at, op),
             None => return false,
         },
@@ -470,11 +465,6 @@ fn fast_line<'a>(
         }
         if surely_no_flag(b, at + 1) {
             break;
-        }
-        if let Some((f, end)) = short_flag_at(b, at + 1) {
-            flags.insert(f);
-            at = end;
-            continue;
         }
         let Some((w, end)) = word_at(text, at + 1) else {
             break;
@@ -568,53 +558,6 @@ fn surely_no_flag(b: &[u8], at: usize) -> bool {
         | (Some(b't'), Some(b'r')) => true,
         _ => false,
     }
-}
-
-/// A flag word at `at` followed by a space, as `word_at` and
-/// `Flags::from_word` read it: the flag and the offset past the word. Told
-/// from one eight-byte load (every flag has at most eight letters), not
-/// read and matched byte by byte (~20 instructions a flag). `None` for
-/// anything else, which they then read.
-#[inline(always)]
-fn short_flag_at(b: &[u8], at: usize) -> Option<(Flags, usize)> {
-    let w = u64::from_le_bytes(*b.get(at..)?.first_chunk::<8>()?);
-    // The first space, as in `short_opcode_after_result`.
-    let x = w ^ 0x2020_2020_2020_2020;
-    let zeros = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
-    let (name, len) = if zeros != 0 {
-        let len = (zeros.trailing_zeros() / 8) as usize;
-        // `len` is at most 7, so the shift is below 64.
-        (w & ((1u64 << (8 * len)) - 1), len)
-    } else if b.get(at + 8) == Some(&b' ') {
-        (w, 8)
-    } else {
-        return None;
-    };
-    let flag = short_words!(name; Flags;
-        nsw => NSW,
-        nuw => NUW,
-        nneg => NNEG,
-        nusw => NUSW,
-        notail => NOTAIL,
-        nnan => NNAN,
-        ninf => NINF,
-        nsz => NSZ,
-        atomic => ATOMIC,
-        arcp => ARCP,
-        afn => AFN,
-        exact => EXACT,
-        inbounds => INBOUNDS,
-        disjoint => DISJOINT,
-        samesign => SAMESIGN,
-        volatile => VOLATILE,
-        tail => TAIL,
-        musttail => MUSTTAIL,
-        weak => WEAK,
-        fast => FAST,
-        contract => CONTRACT,
-        reassoc => REASSOC,
-    )?;
-    Some((flag, at + len))
 }
 
 /// A word token at `at`: the word and the offset past it.
@@ -1106,72 +1049,6 @@ fn opcode_after_result(text: &str, at: usize) -> Option<(&str, usize)> {
     Some((str_at(text, start, end), end))
 }
 
-/// `opcode_after_result` for the opcodes of at most seven letters (all but
-/// `getelementptr` among the common ones), with the opcode the word
-/// names: told from one eight-byte load, not read and matched byte by
-/// byte (~50 instructions a line). `None` for anything else.
-#[inline(always)]
-fn short_opcode_after_result(text: &str, at: usize) -> Option<(Opcode, &str, usize)> {
-    let b = text.as_bytes();
-    if b.get(at..at + 3)? != b" = " {
-        return None;
-    }
-    let start = at + 3;
-    let w = u64::from_le_bytes(*b.get(start..)?.first_chunk::<8>()?);
-    // The first space: the lowest byte that `^` makes zero (the borrow
-    // of the zero-byte test only marks bytes above a zero one).
-    let x = w ^ 0x2020_2020_2020_2020;
-    let zeros = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
-    if zeros == 0 {
-        return None;
-    }
-    let len = (zeros.trailing_zeros() / 8) as usize;
-    // `len` is at most 7, so the shift is below 64.
-    let name = w & ((1u64 << (8 * len)) - 1);
-    let op = short_words!(name; Opcode;
-        load => Load,
-        store => Store,
-        phi => Phi,
-        icmp => ICmp,
-        fcmp => FCmp,
-        add => Add,
-        sub => Sub,
-        mul => Mul,
-        fadd => FAdd,
-        fsub => FSub,
-        fmul => FMul,
-        fdiv => FDiv,
-        fneg => FNeg,
-        udiv => UDiv,
-        sdiv => SDiv,
-        urem => URem,
-        srem => SRem,
-        frem => FRem,
-        shl => Shl,
-        lshr => LShr,
-        ashr => AShr,
-        and => And,
-        or => Or,
-        xor => Xor,
-        zext => ZExt,
-        sext => SExt,
-        trunc => Trunc,
-        fpext => FPExt,
-        fptrunc => FPTrunc,
-        fptoui => FPToUI,
-        fptosi => FPToSI,
-        uitofp => UIToFP,
-        sitofp => SIToFP,
-        bitcast => BitCast,
-        select => Select,
-        freeze => Freeze,
-        alloca => Alloca,
-        call => Call,
-    )?;
-    // The word is ASCII, from `start` to the space.
-    Some((op, str_at(text, start, start + len), start + len))
-}
-
 /// `name` (up to eight bytes, little-endian) as one integer.
 const fn word_bits(name: &[u8]) -> u64 {
     let mut v = 0;
@@ -1182,22 +1059,6 @@ const fn word_bits(name: &[u8]) -> u64 {
     }
     v
 }
-
-/// Matches the integer `word_bits` makes of a word with the words listed,
-/// each giving `$ty::$variant` (opcodes, flags).
-macro_rules! short_words {
-    ($name:expr; $ty:ident; $($w:ident => $variant:ident),* $(,)?) => {{
-        #[allow(non_upper_case_globals)]
-        mod bits {
-            $(pub const $w: u64 = super::word_bits(stringify!($w).as_bytes());)*
-        }
-        match $name {
-            $(bits::$w => Some($ty::$variant),)*
-            _ => None,
-        }
-    }};
-}
-use short_words;
 
 /// Opcodes whose flags are followed directly by a type.
 fn expects_type_next(op: Opcode) -> bool {
@@ -1994,38 +1855,13 @@ fn trailing<'a>(p: &mut Parser<'a, '_>, inst: &mut Instruction<'a>) -> PResult<(
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        Flags, Opcode, common_kind_end, kind_end, opcode_after_result, short_flag_at,
-        short_opcode_after_result, surely_no_flag, word_at,
-    };
+    use super::{Flags, common_kind_end, kind_end, surely_no_flag};
 
     #[test]
-    fn short_flags_are_read_as_the_words_are() {
-        let words = "nsw nuw nneg nusw notail nnan ninf nsz atomic arcp afn exact inbounds \
-            disjoint samesign volatile tail musttail weak fast contract reassoc ns nswx \
-            inbound inboundsx fas fastx i32 float void x a";
-        let mut short = 0;
-        for w in words.split_whitespace() {
-            for rest in [" i32 %0", " ", "\n", "", ":", "_x y", "\" y", ", x"] {
-                let text = format!("{w}{rest}");
-                for cut in 0..=text.len() {
-                    let text = &text[..cut];
-                    let long = word_at(text, 0).and_then(|(word, end)| {
-                        let f = Flags::from_word(word)?;
-                        (text.as_bytes().get(end) == Some(&b' ')).then_some((f, end))
-                    });
-                    if let Some(found) = short_flag_at(text.as_bytes(), 0) {
-                        assert_eq!(Some(found), long, "{text:?}");
-                        short += 1;
-                    } else if text.len() > 8 {
-                        assert_eq!(long, None, "{text:?}");
-                    }
-                }
-            }
-        }
-        assert!(short >= 22, "{short}");
-        // No flag is turned away unread.
-        for w in words.split_whitespace().take(22) {
+    fn surely_no_flag_turns_no_flag_away() {
+        let flags = "nsw nuw nneg nusw notail nnan ninf nsz atomic arcp afn exact inbounds \
+            disjoint samesign volatile tail musttail weak fast contract reassoc";
+        for w in flags.split_whitespace() {
             assert!(
                 Flags::from_word(w).is_some() && !surely_no_flag(w.as_bytes(), 0),
                 "{w}"
@@ -2079,27 +1915,5 @@ mod tests {
             }
         }
         assert!(fast > 20, "{fast}");
-    }
-
-    #[test]
-    fn short_opcodes_are_read_as_the_words_are() {
-        let words = "ret br switch unreachable fneg add fadd sub fsub mul fmul udiv sdiv \
-            fdiv urem srem frem shl lshr ashr and or xor extractelement alloca load store \
-            fence cmpxchg atomicrmw getelementptr trunc zext sext fptrunc fpext fptoui fptosi \
-            uitofp sitofp ptrtoint inttoptr bitcast addrspacecast icmp fcmp phi select freeze \
-            call va_arg tail loads lo ad x adds o";
-        let mut short = 0;
-        for w in words.split_whitespace() {
-            for rest in [" i32 %0", " ", "\n", "", "  x", ":", "_x y"] {
-                let text = format!("%1 = {w}{rest}");
-                let long = opcode_after_result(&text, 2)
-                    .and_then(|(word, end)| Some((Opcode::from_word(word)?, word, end)));
-                if let Some(found) = short_opcode_after_result(&text, 2) {
-                    assert_eq!(Some(found), long, "{text:?}");
-                    short += usize::from(rest == " i32 %0");
-                }
-            }
-        }
-        assert_eq!(short, 38, "each short opcode, with eight bytes to read");
     }
 }

@@ -522,30 +522,6 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
 /// a `memchr` first (most lines are short, not much longer than its setup).
 #[inline]
 fn one_line_node_end(text: &str, start: usize) -> Option<OneLineNode> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, as just checked.
-        return unsafe { one_line_node_end_avx2(text, start) };
-    }
-    node_end_with(text, start, node_byte_masks)
-}
-
-/// `one_line_node_end` with a block's masks from one AVX2 register: two
-/// SSE2 halves, each test copying its operand first, took ~60 instructions
-/// a block, over a third of the node's cost.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn one_line_node_end_avx2(text: &str, start: usize) -> Option<OneLineNode> {
-    node_end_with(text, start, |block| node_byte_masks_avx2(block))
-}
-
-/// `one_line_node_end`'s scan, the masks of each block from `masks`.
-#[inline(always)]
-fn node_end_with(
-    text: &str,
-    start: usize,
-    masks: impl Fn(&[u8]) -> NodeByteMasks,
-) -> Option<OneLineNode> {
     let rest = text.as_bytes().get(start..)?;
     if rest.first() != Some(&b'!') {
         return None;
@@ -559,7 +535,7 @@ fn node_end_with(
     let end = 'scan: loop {
         // The text ends inside the node: `None`.
         let block = rest.get(base..).filter(|b| !b.is_empty())?;
-        let masks = masks(block);
+        let masks = node_byte_masks(block);
         let inside = inside_strings(masks.quotes) ^ open_string;
         // A newline, in a string or not, ends the line before the node.
         let mut todo = (masks.others & !inside) | masks.newlines;
@@ -667,34 +643,6 @@ fn node_byte_masks(block: &[u8]) -> NodeByteMasks {
         }
     }
     node_byte_masks_by_bytes(block)
-}
-
-/// `node_byte_masks` with AVX2: the same tests on all 32 bytes at once.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn node_byte_masks_avx2(block: &[u8]) -> NodeByteMasks {
-    use std::arch::x86_64::*;
-    let Some(both) = block.first_chunk::<32>() else {
-        return node_byte_masks_by_bytes(block);
-    };
-    // SAFETY: reads the 32 bytes of `both`.
-    let v = unsafe { _mm256_loadu_si256(both.as_ptr().cast()) };
-    let is = |x, c: u8| _mm256_cmpeq_epi8(x, _mm256_set1_epi8(c as i8));
-    // As in `node_byte_masks`.
-    let lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-    let braces = _mm256_or_si256(is(lower, b'{'), is(lower, b'}'));
-    let angles = is(_mm256_and_si256(v, _mm256_set1_epi8(!0x02u8 as i8)), b'<');
-    let parens = is(_mm256_and_si256(v, _mm256_set1_epi8(!0x01u8 as i8)), b'(');
-    let marks = _mm256_or_si256(is(v, b';'), is(v, b'*'));
-    let others = _mm256_or_si256(
-        _mm256_or_si256(braces, angles),
-        _mm256_or_si256(parens, marks),
-    );
-    NodeByteMasks {
-        others: _mm256_movemask_epi8(others) as u32,
-        quotes: _mm256_movemask_epi8(is(v, b'"')) as u32,
-        newlines: _mm256_movemask_epi8(is(v, b'\n')) as u32,
-    }
 }
 
 /// `node_byte_masks` a byte at a time: on targets without SSE2 (Apple
@@ -1364,12 +1312,6 @@ mod node_end_tests {
                     node_byte_masks_by_bytes(&block),
                     "{c} at {k}"
                 );
-                #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has AVX2, as just checked.
-                    let avx2 = unsafe { node_byte_masks_avx2(&block) };
-                    assert_eq!(avx2, node_byte_masks_by_bytes(&block), "{c} at {k}");
-                }
             }
         }
         let mixed = b"!{!\"a\", (i32 <4 x [2 x float]>) * ;\n}".repeat(3);
@@ -1380,12 +1322,6 @@ mod node_end_tests {
                 node_byte_masks_by_bytes(block),
                 "at {start}"
             );
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has AVX2, as just checked.
-                let avx2 = unsafe { node_byte_masks_avx2(block) };
-                assert_eq!(avx2, node_byte_masks_by_bytes(block), "at {start}");
-            }
         }
     }
 
@@ -1478,11 +1414,6 @@ mod node_end_tests {
                 let want = reference_one_line_node_end(&full, start)
                     .map(|n| (n.end, n.next_line, n.has_star));
                 assert_eq!(got, want, "{full:?} from {start}");
-                // The SSE2 scan too, where the CPU has AVX2 and
-                // `one_line_node_end` takes that one.
-                let sse2 = node_end_with(&full, start, node_byte_masks)
-                    .map(|n| (n.end, n.next_line, n.has_star));
-                assert_eq!(sse2, want, "{full:?} from {start}");
                 found += usize::from(got.is_some_and(|(end, _, _)| end > start + 40));
             }
         }

@@ -8,6 +8,7 @@
 
 use super::Totals;
 use super::json_writer::{Pretty, PrettyWriter, newline_and_indent, to_writer_pretty_at};
+use super::paths::PathRoot;
 use crate::ir::air::{OwnedArgument, OwnedEntryPoint};
 use crate::rules::Severity;
 use crate::scan::FileReport;
@@ -21,7 +22,9 @@ use std::io::{self, Write};
 /// `by_severity` and each kernel's `by_rule` become lists of objects;
 /// `totals` says `reader_errors` and `reader_warnings`, and counts
 /// `findings_by_severity`, `causes` and `skipped`.
-pub const SCHEMA_VERSION: u32 = 3;
+/// 4: every path relative to `scan.root` (`--sarif-root`, else the current
+/// directory), written as SARIF writes it (`paths`).
+pub const SCHEMA_VERSION: u32 = 4;
 
 #[derive(Serialize)]
 struct Tool {
@@ -35,19 +38,18 @@ struct Tool {
 pub struct ScanInfo {
     /// The command-line arguments after the program's name.
     pub arguments: Vec<String>,
-    /// The folder relative paths in the report are relative to (the
-    /// current directory).
+    /// The folder the report's paths are relative to (`PathRoot`):
+    /// `--sarif-root`, else the current directory. Empty for the current
+    /// directory unnamed.
     pub root: String,
 }
 
 impl ScanInfo {
-    /// This process's arguments and current directory.
-    pub fn of_process() -> ScanInfo {
+    /// This process's arguments, and `root`.
+    pub fn of_process(root: &PathRoot) -> ScanInfo {
         ScanInfo {
             arguments: std::env::args().skip(1).collect(),
-            root: std::env::current_dir()
-                .map(|d| d.display().to_string())
-                .unwrap_or_default(),
+            root: root.display(),
         }
     }
 }
@@ -647,7 +649,19 @@ mod tests {
         let rules = RuleSet::builtin();
         let config = crate::scan::ScanConfig::new(&rules);
         let once = crate::scan::scan_paths(&[root], 1, &config);
-        let files: Vec<FileReport> = (0..3).flat_map(|_| once.iter().cloned()).collect();
+        // Paths as the stream writes them, relative to the current directory.
+        let here = PathRoot::new(None);
+        use crate::report::paths::rebase;
+        let files: Vec<FileReport> = (0..3)
+            .flat_map(|_| {
+                once.iter().map(|f| {
+                    let mut f = f.clone();
+                    rebase(&here, &mut f);
+                    f
+                })
+            })
+            .collect();
+        assert!(files.iter().all(|f| f.path.starts_with("testdata/")));
         assert!(files.iter().map(|f| f.findings.len()).sum::<usize>() > 100);
         // serde_json's own layout of the same report.
         let mut causes = crate::report::causes::Causes::default();

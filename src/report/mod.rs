@@ -1,11 +1,13 @@
 //! Turning scan results into output: `text` for people, `json` and `sarif`
 //! for tools (`json_writer` writes the JSON report's bytes fast), `html`
-//! for people opening a CI artifact (also the page of `air-scan diff`).
+//! for people opening a CI artifact (also the page of `air-scan diff`);
+//! `paths` writes file paths the same way in JSON and SARIF.
 
 pub mod causes;
 pub mod html;
 pub mod json;
 pub mod json_writer;
+pub mod paths;
 pub mod sarif;
 pub mod snippets;
 pub mod text;

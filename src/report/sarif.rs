@@ -19,6 +19,7 @@
 //! locations instead.
 
 use super::causes::Cause;
+use super::paths::{Located, PathRoot, file_part};
 use crate::rules::{Finding, Rule, RuleSet, Severity};
 use crate::scan::{FileReport, Status};
 use crate::source::SourceLocation;
@@ -58,6 +59,9 @@ pub struct Options<'a> {
     pub base: Option<&'a Path>,
     /// Suppressed findings as results with `suppressions`.
     pub show_suppressed: bool,
+    /// `--emit-ir`'s folder: a result in a binary artifact points at the
+    /// IR text written there too.
+    pub emit_ir: Option<&'a Path>,
 }
 
 /// The log, and what was left out of it to keep within GitHub's limits.
@@ -369,41 +373,14 @@ fn ad_hoc_descriptor(f: &Finding) -> Descriptor {
     }
 }
 
-/// Turns file paths into URIs relative to a base folder.
+/// Turns file paths into URIs relative to the report's root, the way the
+/// JSON report writes them (`paths`).
 struct Uris {
-    cwd: Option<PathBuf>,
-    base: Option<PathBuf>,
-    /// The base with symlinks resolved, for paths that reach it another way.
-    real_base: Option<PathBuf>,
+    root: PathRoot,
     /// Whether each file met is binary (bitcode or a metallib), by its bytes.
     binary: std::cell::RefCell<BTreeMap<String, bool>>,
-}
-
-/// The file on disk a report's path names: a module read from a library
-/// is named `lib.metallib:function`, and code scanning can only place the
-/// library itself.
-fn file_part(path: &str) -> &str {
-    match path.rsplit_once(':') {
-        Some((file, _)) if !Path::new(path).exists() && Path::new(file).is_file() => file,
-        _ => path,
-    }
-}
-
-/// `.` and `..` folded away without touching the disk.
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    /// `--emit-ir`'s folder, where a binary module's IR text was written.
+    emit_ir: Option<PathBuf>,
 }
 
 /// Percent-encodes all but RFC 3986's unreserved characters and the
@@ -447,19 +424,11 @@ fn encode_components(p: &Path) -> String {
 }
 
 impl Uris {
-    fn new(base: Option<&Path>) -> Self {
-        let cwd = std::env::current_dir().ok();
-        let base = match (base, &cwd) {
-            (Some(b), Some(cwd)) => Some(normalize(&cwd.join(b))),
-            (Some(b), None) => Some(normalize(b)),
-            (None, cwd) => cwd.as_deref().map(normalize),
-        };
-        let real_base = base.as_ref().and_then(|b| b.canonicalize().ok());
+    fn new(base: Option<&Path>, emit_ir: Option<&Path>) -> Self {
         Uris {
-            cwd,
-            base,
-            real_base,
+            root: PathRoot::new(base),
             binary: Default::default(),
+            emit_ir: emit_ir.map(Path::to_path_buf),
         }
     }
 
@@ -476,7 +445,7 @@ impl Uris {
 
     /// `%SRCROOT%`, the base folder as an absolute `file:` URI ending in `/`.
     fn root(&self) -> BTreeMap<&'static str, ArtifactLocation> {
-        let Some(base) = &self.base else {
+        let Some(base) = self.root.base() else {
             return BTreeMap::new();
         };
         let mut uri = format!("file:///{}", encode_components(base));
@@ -492,33 +461,26 @@ impl Uris {
         )])
     }
 
-    fn absolute(&self, p: &Path) -> PathBuf {
-        match &self.cwd {
-            Some(cwd) if p.is_relative() => normalize(&cwd.join(p)),
-            _ => normalize(p),
+    /// The URI of `path`: relative to the root, else a `file:` URI.
+    fn uri(&self, path: &str) -> String {
+        match self.root.locate(path) {
+            Located::Inside(rel) => encode_components(&rel),
+            Located::Outside(abs) if abs.is_absolute() => {
+                format!("file:///{}", encode_components(&abs))
+            }
+            Located::Outside(abs) => encode_components(&abs),
         }
     }
 
-    /// The base-relative URI of `path`, or a `file:` URI when it lies outside the base.
-    fn uri(&self, path: &str) -> String {
-        let path = file_part(path);
-        let abs = self.absolute(Path::new(path));
-        if let Some(rel) = self.base.as_ref().and_then(|b| abs.strip_prefix(b).ok()) {
-            return encode_components(rel);
-        }
-        let real = abs.canonicalize().ok();
-        if let Some(rel) = real
-            .as_ref()
-            .zip(self.real_base.as_ref())
-            .and_then(|(r, b)| r.strip_prefix(b).ok())
-        {
-            return encode_components(rel);
-        }
-        if abs.is_absolute() {
-            format!("file:///{}", encode_components(&abs))
-        } else {
-            encode_components(&abs)
-        }
+    /// The IR text `--emit-ir` wrote for the module of a finding at `path`
+    /// in a binary artifact, at `line`.
+    fn emitted(&self, path: &str, line: u32) -> Option<PhysicalLocation> {
+        let file = self
+            .emit_ir
+            .as_ref()?
+            .join(crate::scan::emitted_ir_name(&self.root.path(path)));
+        let file = file.to_str().filter(|_| file.is_file())?;
+        Some(self.physical(file, line, 0))
     }
 
     /// The file and line; no line in a binary artifact, whose lines are
@@ -588,6 +550,18 @@ fn result(f: &Finding, rule_index: usize, uris: &Uris) -> SarifResult {
                     uris.physical(&src.path, src.line, src.column),
                     Some(Text::of(
                         "the MSL source debug info names (not found on disk)",
+                    )),
+                ));
+            }
+            if let Some(text) = uris
+                .is_binary(&f.ir.path)
+                .then(|| uris.emitted(&f.ir.path, f.ir.line))
+                .flatten()
+            {
+                related.push(Location::at(
+                    text,
+                    Some(Text::of(
+                        "the AIR instruction, in the IR text --emit-ir wrote",
                     )),
                 ));
             }
@@ -742,7 +716,7 @@ fn within_limit(found: &mut Vec<(&Finding, Option<&str>)>) -> Option<String> {
 /// result URIs are relative to: the repository root when uploading to
 /// GitHub (default: the current directory).
 pub fn render(files: &[FileReport], rules: &RuleSet, options: &Options<'_>) -> Rendered {
-    let uris = Uris::new(options.base);
+    let uris = Uris::new(options.base, options.emit_ir);
     let mut descriptors: Vec<Descriptor> = rules.rules.iter().map(descriptor).collect();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     for (i, r) in rules.rules.iter().enumerate() {
@@ -843,10 +817,9 @@ mod tests {
     /// As if run in `/repo/build` with `--sarif-root /repo`; nothing here exists.
     fn uris() -> Uris {
         Uris {
-            cwd: Some(PathBuf::from("/repo/build")),
-            base: Some(PathBuf::from("/repo")),
-            real_base: None,
+            root: PathRoot::fixed("/repo/build", "/repo"),
             binary: Default::default(),
+            emit_ir: None,
         }
     }
 

@@ -3,6 +3,8 @@
 //! Files of 1 MiB and more are memory-mapped, not read into a buffer: the
 //! reader borrows every name from the mapping, so the text is never copied.
 
+pub mod root;
+
 use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
