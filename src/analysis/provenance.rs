@@ -68,7 +68,7 @@ impl Sources {
 }
 
 /// The class a rule asks about, from the sources.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     Literal,
@@ -105,7 +105,7 @@ impl Class {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OriginKind {
     /// A kernel argument (a by-value scalar or a whole `constant` buffer).

@@ -5,9 +5,10 @@
 //! alphabetical as reports always had them).
 
 use crate::analysis::provenance::{Class, OriginKind};
+use schemars::JsonSchema;
 use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Evidence {
     /// A rule without a hook (a user's pattern), or a finding that carries
@@ -45,11 +46,11 @@ impl Evidence {
 }
 
 /// An empty object.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Empty {}
 
 /// An integer divide or remainder (`divide-by-uniform`, `divide-by-varying`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Divide {
     pub bits: u32,
     /// The routine's cost per execution, where the rule counts it.
@@ -67,7 +68,7 @@ pub struct Divide {
 }
 
 /// The other half of a divide/remainder pair.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Paired {
     pub opcode: &'static str,
     /// Its IR line.
@@ -75,7 +76,7 @@ pub struct Paired {
 }
 
 /// Where a divisor comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Divisor {
     pub class: Class,
     pub kind: OriginKind,
@@ -84,7 +85,7 @@ pub struct Divisor {
 }
 
 /// A barrier that only some threads reach (`barrier-in-divergent-flow`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Barrier {
     /// `air.wg.barrier` or `air.simdgroup.barrier`.
     pub barrier: &'static str,
@@ -102,14 +103,14 @@ pub struct Barrier {
 }
 
 /// A branch condition: its class and the value it depends on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Condition {
     pub class: Class,
     pub name: Option<String>,
 }
 
 /// What the threads a divergent branch sends away from a barrier do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Skipping {
     /// They can reach another barrier.
@@ -124,7 +125,7 @@ pub enum Skipping {
 }
 
 /// Many threads' device atomic on one address (`device-atomic-contention`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Atomic {
     /// Every thread uses the atomic's result (an append counter handing
     /// out slots): a note, with its own advice.
@@ -137,7 +138,7 @@ pub struct Atomic {
 }
 
 /// 8-bit integer arithmetic (`byte-arithmetic`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ByteArithmetic {
     pub opcode: String,
     #[serde(rename = "type")]
@@ -145,7 +146,7 @@ pub struct ByteArithmetic {
 }
 
 /// A double-precision operation or conversion (`double-precision`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct DoublePrecision {
     pub callee: Option<String>,
     pub from: String,
@@ -154,7 +155,7 @@ pub struct DoublePrecision {
 }
 
 /// A private array indexed by a runtime value (`dynamic-private-array`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct DynamicIndex {
     pub gep_line: u32,
     pub index: String,
@@ -164,7 +165,7 @@ pub struct DynamicIndex {
 }
 
 /// A compare-and-swap loop standing in for a float atomic (`float-atomic-cas-loop`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct FloatAtomicCas {
     pub addrspace: u32,
     pub loop_depth: u32,
@@ -172,7 +173,7 @@ pub struct FloatAtomicCas {
 }
 
 /// The miscompiled `mul`/`shl` address chain (`fused-shift-address-in-branch`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct FusedShift {
     /// IR lines of the chain, from the multiply to the memory access.
     pub chain_lines: Vec<u32>,
@@ -184,7 +185,7 @@ pub struct FusedShift {
 }
 
 /// A call through a function pointer (`indirect-call`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct IndirectCall {
     pub divergent: bool,
     pub source: &'static str,
@@ -192,7 +193,7 @@ pub struct IndirectCall {
 }
 
 /// A precise math function where a fast one exists (`precise-math`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct PreciseMath {
     pub callee: String,
     pub fast_form: String,
@@ -200,7 +201,7 @@ pub struct PreciseMath {
 }
 
 /// A `constant` read at a per-thread address (`per-thread-constant-read`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ConstantRead {
     /// The `constant` buffer argument read.
     pub buffer: String,
@@ -210,7 +211,7 @@ pub struct ConstantRead {
 }
 
 /// A loop that waits on a device atomic (`cross-threadgroup-spin-wait`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct SpinWait {
     /// The loop also ends on a condition the atomic does not decide (a try
     /// count): the wait gives up rather than hangs.
@@ -226,7 +227,7 @@ pub struct SpinWait {
 }
 
 /// A branch on a `constant` buffer's switch (`function-constant-branch`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ConstantBranch {
     /// The literals the value is compared with (`[0]` for a bool).
     pub compared_to: Vec<i64>,
