@@ -3,11 +3,17 @@
 //! report alone decides how they are written (`Serialize`: the JSON report's
 //! `evidence` object, whose keys are the fields in declaration order, kept
 //! alphabetical as reports always had them).
+//!
+//! The doc comments here are the report's documentation too: `JsonSchema`
+//! turns them into the descriptions of docs/report.schema.json's `evidence`,
+//! which tests/report_formats.rs keeps equal to what these types generate.
 
 use crate::analysis::provenance::{Class, OriginKind};
 use schemars::JsonSchema;
 use serde::Serialize;
 
+/// Rule-specific facts behind a finding: an object of one of the kinds
+/// below, each named after the rule or rules that write it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Evidence {
@@ -52,24 +58,30 @@ pub struct Empty {}
 /// An integer divide or remainder (`divide-by-uniform`, `divide-by-varying`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Divide {
+    /// The integer width of the divide.
     pub bits: u32,
     /// The routine's cost per execution, where the rule counts it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cycles: Option<u32>,
     pub divisor: Divisor,
+    /// As the finding's `loop_depth`: loops around the divide, 0 outside any.
     pub loop_depth: u32,
     /// `udiv`, `sdiv`, `urem` or `srem`.
+    #[schemars(extend("enum" = ["udiv", "sdiv", "urem", "srem"]))]
     pub opcode: &'static str,
     /// The remainder (or quotient) on the same operands, computed by the
     /// same routine and reported with this one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paired_with: Option<Paired>,
+    /// A divide of vectors.
     pub vector: bool,
 }
 
 /// The other half of a divide/remainder pair.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Paired {
+    /// Its `udiv`, `sdiv`, `urem` or `srem`.
+    #[schemars(extend("enum" = ["udiv", "sdiv", "urem", "srem"]))]
     pub opcode: &'static str,
     /// Its IR line.
     pub line: u32,
@@ -78,7 +90,9 @@ pub struct Paired {
 /// Where a divisor comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Divisor {
+    /// Its provenance class.
     pub class: Class,
+    /// What its main origin is.
     pub kind: OriginKind,
     /// As a person would write it: `args.ne12`, `divisor`, `threads_per_threadgroup`.
     pub name: String,
@@ -88,16 +102,21 @@ pub struct Divisor {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Barrier {
     /// `air.wg.barrier` or `air.simdgroup.barrier`.
+    #[schemars(extend("enum" = ["air.wg.barrier", "air.simdgroup.barrier"]))]
     pub barrier: &'static str,
     /// The IR line of the branch that decides whether it runs.
     pub branch_line: u32,
+    /// Where that branch's condition comes from.
     pub condition: Condition,
     /// The branch exits a loop around the barrier.
     pub loop_exit: bool,
-    /// The barrier the skipping threads can reach instead.
+    /// The IR line of the barrier (or barrier-reaching call) the skipping
+    /// threads can reach instead, or null.
     pub other_barrier_line: Option<u32>,
+    /// Where the threads sent the other way go.
     pub skipping: Skipping,
-    /// The helper called here that reaches the barrier.
+    /// The helper called here that reaches the barrier, when the finding
+    /// is such a call (`through_helpers`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
@@ -105,7 +124,9 @@ pub struct Barrier {
 /// A branch condition: its class and the value it depends on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Condition {
+    /// Its provenance class (`varying` or `mixed`).
     pub class: Class,
+    /// The builtin, argument or memory named as its main origin, or null.
     pub name: Option<String>,
 }
 
@@ -130,6 +151,7 @@ pub struct Atomic {
     /// Every thread uses the atomic's result (an append counter handing
     /// out slots): a note, with its own advice.
     pub append_counter: bool,
+    /// Loops around the atomic, 0 outside any.
     pub loop_depth: u32,
     /// The buffer updated (`sum`, `result[0]`), or `device memory`.
     pub memory: String,
@@ -140,7 +162,9 @@ pub struct Atomic {
 /// 8-bit integer arithmetic (`byte-arithmetic`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ByteArithmetic {
+    /// The instruction's opcode (`add`, `mul`, ...).
     pub opcode: String,
+    /// Its IR type, as `i8` or `<4 x i8>`.
     #[serde(rename = "type")]
     pub ty: String,
 }
@@ -148,18 +172,26 @@ pub struct ByteArithmetic {
 /// A double-precision operation or conversion (`double-precision`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct DoublePrecision {
+    /// The function called, for a call; null otherwise.
     pub callee: Option<String>,
+    /// The IR type of the first operand.
     pub from: String,
+    /// The instruction's opcode (`fpext`, `fmul`, `call`, ...).
     pub opcode: &'static str,
+    /// The IR type of the result.
     pub to: String,
 }
 
 /// A private array indexed by a runtime value (`dynamic-private-array`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct DynamicIndex {
+    /// The IR line of the `getelementptr` that indexes the array.
     pub gep_line: u32,
+    /// The index value, as `%12`, or `?`.
     pub index: String,
+    /// The index's provenance class.
     pub index_class: Class,
+    /// The array's element type.
     #[serde(rename = "type")]
     pub ty: String,
 }
@@ -167,8 +199,11 @@ pub struct DynamicIndex {
 /// A compare-and-swap loop standing in for a float atomic (`float-atomic-cas-loop`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct FloatAtomicCas {
+    /// The address space updated: 1 device, 3 threadgroup (0 when unknown).
     pub addrspace: u32,
+    /// Loops around the exchange, counting its retry loop.
     pub loop_depth: u32,
+    /// The compare-and-exchange's callee, or `cmpxchg`.
     pub operation: String,
 }
 
@@ -179,24 +214,35 @@ pub struct FusedShift {
     pub chain_lines: Vec<u32>,
     /// The exact constant of the confirmed miscompile (m = 5, shift 3).
     pub confirmed: bool,
+    /// The multiplier, 2^(32-shift) - m.
     pub constant: i64,
+    /// m in that multiplier.
     pub m: u32,
+    /// The shift, k.
     pub shift: u32,
 }
 
 /// A call through a function pointer (`indirect-call`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct IndirectCall {
+    /// Which function is called can differ from thread to thread.
     pub divergent: bool,
+    /// Where the callee comes from: a `visible_function_table` or another
+    /// `function_pointer`.
+    #[schemars(extend("enum" = ["visible_function_table", "function_pointer"]))]
     pub source: &'static str,
+    /// The visible function table read (`?` when unnamed), or null.
     pub table: Option<String>,
 }
 
 /// A precise math function where a fast one exists (`precise-math`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct PreciseMath {
+    /// The precise function called, as `air.sin.f32`.
     pub callee: String,
+    /// Its fast form, as `air.fast_sin.f32`.
     pub fast_form: String,
+    /// The MSL function, as `sin`.
     pub function: String,
 }
 
@@ -207,6 +253,7 @@ pub struct ConstantRead {
     pub buffer: String,
     /// The thread-varying value the address depends on.
     pub index: String,
+    /// Loops around the read, 0 outside any.
     pub loop_depth: u32,
 }
 
@@ -233,9 +280,11 @@ pub struct ConstantBranch {
     pub compared_to: Vec<i64>,
     /// `bool` (an `i1`/`i8` with a 0/1 range, or a value only tested
     /// against zero) or `enum` (compared with other constants).
+    #[schemars(extend("enum" = ["bool", "enum"]))]
     pub kind: &'static str,
     /// The instructions of the blocks the branch decides.
     pub region_instructions: u32,
+    /// Loops around the branch, 0 outside any.
     pub loop_depth: u32,
     /// The field or argument, as `uniforms.disk_enabled` or `mode`.
     pub switch: String,
