@@ -67,16 +67,21 @@ impl Sources {
     }
 }
 
-/// The class a rule asks about, from the sources.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// The class a rule asks about, from the sources: what a value depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
+    /// A constant in the IR.
     Literal,
+    /// A `[[function_constant]]`, fixed when the pipeline is built.
     FunctionConstant,
+    /// The same for every thread of a dispatch.
     Uniform,
+    /// Differs from thread to thread.
     Varying,
     /// Both uniform and thread-varying sources.
     Mixed,
+    /// Not known.
     Unknown,
 }
 
@@ -105,14 +110,17 @@ impl Class {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// What a value's origin is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OriginKind {
     /// A kernel argument (a by-value scalar or a whole `constant` buffer).
     Argument,
     /// A field of an argument buffer, named `arg.field`.
     Field,
+    /// A value the hardware provides (a thread id, a grid size).
     Builtin,
+    /// A `[[function_constant]]`.
     FunctionConstant,
     /// Device or threadgroup memory, named by the buffer or variable.
     Memory,
