@@ -994,8 +994,10 @@ fn barrier_strict_mode_reports_threads_that_keep_running() {
     );
     let out = run(&["--format", "json", dir.to_str().unwrap()]);
     let v: Value = serde_json::from_slice(&out).unwrap();
+    // The lock in barrier_threads_leave.ll is also a spin-wait (AIR013).
     let got: Vec<(String, String, u64, String)> = findings(&v)
         .iter()
+        .filter(|f| f["rule"] == "barrier-in-divergent-flow")
         .map(|f| {
             let file = f["path"].as_str().unwrap().rsplit('/').next().unwrap();
             (
@@ -1032,7 +1034,10 @@ fn barrier_strict_mode_reports_threads_that_keep_running() {
     let mut want = want;
     want.sort();
     assert_eq!(got, want);
-    for f in findings(&v) {
+    for f in findings(&v)
+        .iter()
+        .filter(|f| f["rule"] == "barrier-in-divergent-flow")
+    {
         assert!(message(f).contains("keep running the kernel"), "{f}");
         assert_eq!(f["severity"], "error");
     }
