@@ -1520,25 +1520,27 @@ fn function_constant_branch() {
     let tone = line_in(name, "tonemap", "br i1 %skip");
     let mode = line_in(name, "mode_switch", "switch i32 %mode");
     let both = line_in(name, "combined", "br i1 %both");
+    let ordered = line_in(name, "ordered_mode", "br i1 %fine");
     let branches: Vec<(String, u64)> = rule_lines(&v)
         .into_iter()
         .filter(|(r, _)| r == "function-constant-branch")
         .collect();
     assert_eq!(
         branches,
-        [ray, tone, mode, both]
+        [ray, tone, mode, both, ordered]
             .map(|l| ("function-constant-branch".to_string(), l))
             .to_vec()
     );
     // `flags[gid]` is per-thread-constant-read's, the only other finding.
     let flag = line_in(name, "per_thread", "%f = load i8");
-    assert_eq!(rule_lines(&v).len(), 5);
+    assert_eq!(rule_lines(&v).len(), 6);
     assert_eq!(at(&v, flag)["rule"], "per-thread-constant-read");
     for (line, switch, kind, depth) in [
         (ray, "u.adaptive", "bool", 1),
         (tone, "enabled", "bool", 0),
         (mode, "u.mode", "enum", 0),
         (both, "u.adaptive", "bool", 1),
+        (ordered, "u.mode", "enum", 1),
     ] {
         let f = at(&v, line);
         let e = &f["evidence"];
@@ -1554,6 +1556,11 @@ fn function_constant_branch() {
         at(&v, mode)["evidence"]["compared_to"],
         serde_json::json!([0, 1, 2])
     );
+    // `u.mode > 1`: an ordered test against a constant is a switch too.
+    assert_eq!(
+        at(&v, ordered)["evidence"]["compared_to"],
+        serde_json::json!([1])
+    );
     for (func, needle) in [
         ("tiny", "br i1 %on"),
         ("trip_count", "br i1 %none"),
@@ -1561,6 +1568,10 @@ fn function_constant_branch() {
         ("fc", "br i1 %off"),
         ("per_iteration", "br i1 %off"),
         ("early_out", "br i1 %off"),
+        // The guard `n > 0` is ordered against a constant, but the latch
+        // compares `n` with the counter; `k < 4` guards `data[k]`.
+        ("ordered_bound", "br i1 %any"),
+        ("ordered_index", "br i1 %inside"),
     ] {
         line_in(name, func, needle);
     }
