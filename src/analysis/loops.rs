@@ -1039,86 +1039,106 @@ h:
         })
     }
 
-    /// A loop from `%s` (the thread's start) while `TEST` holds, stepping
-    /// by `STEP`, with the guard `GUARD` in front (bucketMulWild's shape):
+    /// A loop from `%s` (the thread's start) while `test` holds, stepping
+    /// by `step`, with the guard `guard` in front (bucketMulWild's shape):
     /// blocks `entry` (guard), `body` (latch test), `out`.
-    fn rotated(start: &str, bound: &str, guard: &str, step: &str, test: &str) -> String {
+    fn rotated([start, bound, guard, step, test]: [&str; 5]) -> String {
         format!(
             "entry:\n  %s = {start}\n  %e = {bound}\n  %g = {guard}\n  br i1 %g, label %body, label %out\nbody:\n  %i = phi i32 [ %s, %entry ], [ %i.next, %body ]\n  %i.next = add nuw i32 %i, {step}\n  %c = {test}\n  br i1 %c, label %out, label %body\nout:\n  ret void\n"
         )
     }
 
+    /// `rotated` loops, and whether their guard and their latch test
+    /// compare values a uniform distance apart.
+    const ROTATED: [([&str; 5], bool, bool); 6] = [
+        // bucketMulWild: from `s = tid * n` to `s + n`.
+        (
+            [
+                "mul i32 %tid, %n",
+                "add i32 %s, %n",
+                "icmp ult i32 %s, %e",
+                "1",
+                "icmp eq i32 %i.next, %e",
+            ],
+            true,
+            true,
+        ),
+        // A uniform step set before the loop, the bound on either side.
+        (
+            [
+                "shl i32 %tid, 4",
+                "add i32 %n, %s",
+                "icmp slt i32 %e, %s",
+                "%m",
+                "icmp sge i32 %i.next, %e",
+            ],
+            true,
+            true,
+        ),
+        // Down from `s` to `s - n`.
+        (
+            [
+                "add i32 %tid, 7",
+                "sub i32 %s, %n",
+                "icmp ne i32 %s, %e",
+                "-1",
+                "icmp eq i32 %i.next, %e",
+            ],
+            true,
+            true,
+        ),
+        // `for (i = n; i < tid; i++)`: the bound alone depends on the thread.
+        (
+            [
+                "add i32 %n, 0",
+                "add i32 %tid, 0",
+                "icmp ult i32 %s, %e",
+                "1",
+                "icmp eq i32 %i.next, %tid",
+            ],
+            false,
+            false,
+        ),
+        // From the thread to a uniform bound.
+        (
+            [
+                "mul i32 %tid, %n",
+                "add i32 %n, 0",
+                "icmp ult i32 %s, %n",
+                "1",
+                "icmp eq i32 %i.next, %n",
+            ],
+            false,
+            false,
+        ),
+        // A step that differs per thread (the guard alone is uniform).
+        (
+            [
+                "mul i32 %tid, %n",
+                "add i32 %s, %n",
+                "icmp ult i32 %s, %e",
+                "%tid",
+                "icmp ult i32 %i.next, %e",
+            ],
+            true,
+            false,
+        ),
+    ];
+
     #[test]
-    fn counted_from_the_thread_is_uniform() {
-        let chunk = rotated(
-            "mul i32 %tid, %n",
-            "add i32 %s, %n",
-            "icmp ult i32 %s, %e",
-            "1",
-            "icmp eq i32 %i.next, %e",
-        );
-        assert!(uniform_distance(&chunk, "entry"));
-        assert!(uniform_distance(&chunk, "body"));
-        // A uniform step set before the loop, the bound on either side, `sub`.
-        let strided = rotated(
-            "shl i32 %tid, 4",
-            "add i32 %n, %s",
-            "icmp slt i32 %e, %s",
-            "%m",
-            "icmp sge i32 %i.next, %e",
-        );
-        assert!(uniform_distance(&strided, "entry"));
-        assert!(uniform_distance(&strided, "body"));
-        let down = rotated(
-            "add i32 %tid, 7",
-            "sub i32 %s, %n",
-            "icmp ne i32 %s, %e",
-            "-1",
-            "icmp eq i32 %i.next, %e",
-        );
-        assert!(uniform_distance(&down, "body"));
+    fn uniform_distance_of_rotated_loops() {
+        for (parts, guard, latch) in ROTATED {
+            let text = rotated(parts);
+            assert_eq!(uniform_distance(&text, "entry"), guard, "{text}");
+            assert_eq!(uniform_distance(&text, "body"), latch, "{text}");
+        }
+        // A start literal: the counter is not the thread's.
+        let from_zero = rotated(ROTATED[0].0).replace("[ %s, %entry ]", "[ 0, %entry ]");
+        assert!(!uniform_distance(&from_zero, "body"));
     }
 
     #[test]
-    fn counted_by_the_thread_is_not_uniform() {
-        // `for (i = 0; i < tid; i++)`: the bound alone depends on the thread.
-        let to_tid = rotated(
-            "add i32 %n, 0",
-            "add i32 %tid, 0",
-            "icmp ult i32 %s, %e",
-            "1",
-            "icmp eq i32 %i.next, %tid",
-        );
-        assert!(!uniform_distance(&to_tid, "body"));
-        // From the thread to a uniform bound.
-        let from_tid = rotated(
-            "mul i32 %tid, %n",
-            "add i32 %n, 0",
-            "icmp ult i32 %s, %n",
-            "1",
-            "icmp eq i32 %i.next, %n",
-        );
-        assert!(!uniform_distance(&from_tid, "entry"));
-        assert!(!uniform_distance(&from_tid, "body"));
-        // A step that differs per thread.
-        let by_tid = rotated(
-            "mul i32 %tid, %n",
-            "add i32 %s, %n",
-            "icmp ult i32 %s, %e",
-            "%tid",
-            "icmp ult i32 %i.next, %e",
-        );
-        assert!(!uniform_distance(&by_tid, "body"));
-        // A start literal: the counter is not the thread's.
-        let from_zero = rotated(
-            "mul i32 %tid, %n",
-            "add i32 %s, %n",
-            "icmp ult i32 %s, %e",
-            "1",
-            "icmp eq i32 %i.next, %e",
-        )
-        .replace("[ %s, %entry ]", "[ 0, %entry ]");
-        assert!(!uniform_distance(&from_zero, "body"));
+    fn counters_not_followed() {
         // After its loop the counter stopped where each thread left.
         let after = "entry:\n  %s = mul i32 %tid, %n\n  %e = add i32 %s, %n\n  br label %body\nbody:\n  %i = phi i32 [ %s, %entry ], [ %i.next, %body ]\n  %i.next = add i32 %i, 1\n  %c = icmp eq i32 %i, %tid\n  br i1 %c, label %out, label %body\nout:\n  %d = icmp ult i32 %i, %e\n  br i1 %d, label %x, label %x\nx:\n  ret void\n";
         assert!(!uniform_distance(after, "out"));
