@@ -183,9 +183,11 @@ fn pointer_eras_give_the_same_findings() {
     // kernel_divide_shapes.ll) has no `.opaque.ll` twin.
     let want = [
         "barrier-in-divergent-flow",
+        "cross-threadgroup-spin-wait",
         "device-atomic-contention",
         "divide-by-uniform",
         "dynamic-private-array",
+        "function-constant-branch",
         "indirect-call",
         "per-thread-constant-read",
     ];

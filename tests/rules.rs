@@ -994,10 +994,14 @@ fn barrier_strict_mode_reports_threads_that_keep_running() {
     );
     let out = run(&["--format", "json", dir.to_str().unwrap()]);
     let v: Value = serde_json::from_slice(&out).unwrap();
-    // The lock in barrier_threads_leave.ll is also a spin-wait (AIR013).
-    let got: Vec<(String, String, u64, String)> = findings(&v)
+    // The lock of barrier_threads_leave.ll's @lock_with_timeout is a
+    // cross-threadgroup-spin-wait in either mode; only barriers count here.
+    let barriers: Vec<&Value> = findings(&v)
         .iter()
         .filter(|f| f["rule"] == "barrier-in-divergent-flow")
+        .collect();
+    let got: Vec<(String, String, u64, String)> = barriers
+        .iter()
         .map(|f| {
             let file = f["path"].as_str().unwrap().rsplit('/').next().unwrap();
             (
@@ -1017,27 +1021,19 @@ fn barrier_strict_mode_reports_threads_that_keep_running() {
             "keeps_running".to_string(),
         )
     };
-    // @loop_then_return runs a loop from f(gid) to f(gid) + chunk: the same
-    // trip count for every thread, but its exit test is thread-varying, so
-    // strict mode reports it (a known false finding, docs/RULES.md).
+    // @loop_then_return runs a loop from f(gid) to f(gid) + chunk: its exit
+    // test is thread-varying, but its trip count is the same for every
+    // thread, so strict mode leaves it out too.
     let mut got = got;
     got.sort();
     let want = vec![
         keeps(name, "lane_zero_reduce", "; lane zero"),
         keeps(name, "guarded_loop", "; in the loop"),
-        keeps(
-            "barrier_threads_leave.ll",
-            "loop_then_return",
-            "@air.wg.barrier",
-        ),
     ];
     let mut want = want;
     want.sort();
     assert_eq!(got, want);
-    for f in findings(&v)
-        .iter()
-        .filter(|f| f["rule"] == "barrier-in-divergent-flow")
-    {
+    for f in barriers {
         assert!(message(f).contains("keep running the kernel"), "{f}");
         assert_eq!(f["severity"], "error");
     }
@@ -1055,6 +1051,51 @@ fn barrier_strict_mode_reports_threads_that_keep_running() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Loops from `f(gid)` to `f(gid) + n` (effort's bucketMulWild) run as many
+/// times on every thread: no finding in either mode. Loops whose trip count
+/// does depend on the thread, and a counter compared after its loop, are
+/// reported in both.
+#[test]
+fn barrier_in_loop_of_uniform_trip_count() {
+    let name = "barrier_uniform_trip.ll";
+    let want: Vec<(String, u64)> = [
+        ("up_to_gid", "; gid trips"),
+        ("from_gid_to_n", "; n - gid trips"),
+        ("varying_step", "; varying stride"),
+        ("counter_after_loop", "; found inside"),
+    ]
+    .iter()
+    .map(|(func, needle)| {
+        (
+            "barrier-in-divergent-flow".to_string(),
+            line_in(name, func, needle),
+        )
+    })
+    .collect();
+    for (func, needle) in [
+        ("chunk_rotated", "; rotated step"),
+        ("chunk_top_tested", "; top-tested step"),
+        ("chunk_widened", "; widened step"),
+    ] {
+        line_in(name, func, needle);
+    }
+    let default = json(name);
+    assert_eq!(rule_lines(&default), want);
+    for f in findings(&default) {
+        assert_eq!(f["evidence"]["skipping"], "meets_barrier", "{f}");
+    }
+    let dir = project_with(
+        "uniform-trip",
+        "[rules.barrier-in-divergent-flow]\nstrict = true\n",
+        &[name],
+    );
+    let out = run(&["--format", "json", dir.to_str().unwrap()]);
+    let strict: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(rule_lines(&strict), want);
+    let _ = std::fs::remove_dir_all(&dir);
+    snapshot(name);
 }
 
 // ---- double-precision ----
@@ -1479,25 +1520,27 @@ fn function_constant_branch() {
     let tone = line_in(name, "tonemap", "br i1 %skip");
     let mode = line_in(name, "mode_switch", "switch i32 %mode");
     let both = line_in(name, "combined", "br i1 %both");
+    let ordered = line_in(name, "ordered_mode", "br i1 %fine");
     let branches: Vec<(String, u64)> = rule_lines(&v)
         .into_iter()
         .filter(|(r, _)| r == "function-constant-branch")
         .collect();
     assert_eq!(
         branches,
-        [ray, tone, mode, both]
+        [ray, tone, mode, both, ordered]
             .map(|l| ("function-constant-branch".to_string(), l))
             .to_vec()
     );
     // `flags[gid]` is per-thread-constant-read's, the only other finding.
     let flag = line_in(name, "per_thread", "%f = load i8");
-    assert_eq!(rule_lines(&v).len(), 5);
+    assert_eq!(rule_lines(&v).len(), 6);
     assert_eq!(at(&v, flag)["rule"], "per-thread-constant-read");
     for (line, switch, kind, depth) in [
         (ray, "u.adaptive", "bool", 1),
         (tone, "enabled", "bool", 0),
         (mode, "u.mode", "enum", 0),
         (both, "u.adaptive", "bool", 1),
+        (ordered, "u.mode", "enum", 1),
     ] {
         let f = at(&v, line);
         let e = &f["evidence"];
@@ -1513,6 +1556,11 @@ fn function_constant_branch() {
         at(&v, mode)["evidence"]["compared_to"],
         serde_json::json!([0, 1, 2])
     );
+    // `u.mode > 1`: an ordered test against a constant is a switch too.
+    assert_eq!(
+        at(&v, ordered)["evidence"]["compared_to"],
+        serde_json::json!([1])
+    );
     for (func, needle) in [
         ("tiny", "br i1 %on"),
         ("trip_count", "br i1 %none"),
@@ -1520,6 +1568,10 @@ fn function_constant_branch() {
         ("fc", "br i1 %off"),
         ("per_iteration", "br i1 %off"),
         ("early_out", "br i1 %off"),
+        // The guard `n > 0` is ordered against a constant, but the latch
+        // compares `n` with the counter; `k < 4` guards `data[k]`.
+        ("ordered_bound", "br i1 %any"),
+        ("ordered_index", "br i1 %inside"),
     ] {
         line_in(name, func, needle);
     }
@@ -1535,6 +1587,7 @@ fn every_fixture_is_covered() {
         "barrier_keeps_running.ll",
         "barrier_threads_leave.ll",
         "barrier_uniform.ll",
+        "barrier_uniform_trip.ll",
         "byte_arithmetic.ll",
         "cross_threadgroup_spin_wait.ll",
         "device_atomic_contention.ll",

@@ -26,9 +26,11 @@
 //! A block is divergent when such a branch decides whether it runs (control
 //! dependence), directly or through blocks that are divergent themselves: a
 //! block under a uniform branch inside a divergent region still runs on only
-//! some threads. Loops need nothing special: a loop header is control
+//! some threads. Loops need little special: a loop header is control
 //! dependent on the loop's exiting branch, so a loop whose trip count varies
-//! by thread makes its body divergent.
+//! by thread makes its body divergent. A loop from `f(tid)` to `f(tid) + n`
+//! does not: its exit test and guard compare thread-varying values a
+//! uniform distance apart, which `loops::compares_uniform_distance` tells.
 //!
 //! `Divergence::compute` is linear: a backward walk from the targets, one look
 //! at each block's terminator, then a breadth-first walk of the
@@ -38,6 +40,7 @@
 
 use super::ControlFlow;
 use super::defuse::{Def, DefUse};
+use super::loops::compares_uniform_distance;
 use super::provenance::{FunctionProvenance, Provenance, Sources};
 use crate::ir::{Body, Opcode, Operand, TypeTable, Value};
 use rustc_hash::FxHashSet;
@@ -85,10 +88,7 @@ impl Divergence {
             if onward < 2 {
                 continue;
             }
-            let Some(cond) = branch_condition(cf, body, a) else {
-                continue;
-            };
-            if !is_thread_varying(&prov.value(du, &cond.value)) {
+            if !is_divergent_branch(body, du, cf, prov, a) {
                 continue;
             }
             for &x in cf.control_deps().decided_by(a) {
@@ -133,6 +133,24 @@ pub fn is_thread_varying(p: &Provenance) -> bool {
     p.sources.contains(Sources(
         Sources::VARYING_BUILTIN.0 | Sources::ATOMIC_RESULT.0,
     ))
+}
+
+/// Whether the branch ending `block` may send threads different ways: its
+/// condition is thread-varying, and is not a compare of two values a
+/// uniform distance apart (`loops::compares_uniform_distance`: a loop from
+/// `f(tid)` to `f(tid) + n` runs as many times on every thread, though its
+/// exit test and guard compare thread-varying values).
+pub fn is_divergent_branch(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    cf: &ControlFlow,
+    prov: &FunctionProvenance,
+    block: usize,
+) -> bool {
+    branch_condition(cf, body, block).is_some_and(|c| is_thread_varying(&prov.value(du, &c.value)))
+        && !compares_uniform_distance(body, du, cf, block, |i, k| {
+            !is_thread_varying(&prov.operand(body, du, i, k))
+        })
 }
 
 /// Whether threads entering `block` return without running anything: the
@@ -248,9 +266,7 @@ pub fn divergent_deciders(
             if a != block {
                 queue.push_back(a);
             }
-            let varying = branch_condition(cf, body, a)
-                .is_some_and(|c| is_thread_varying(&prov.value(du, &c.value)));
-            if varying {
+            if is_divergent_branch(body, du, cf, prov, a) {
                 out.push((a, x));
             }
         }

@@ -432,6 +432,146 @@ fn add_of_literal(body: &Body<'_>, du: &DefUse<'_>, at: usize) -> Option<(usize,
     }
 }
 
+/// Offsets stripped from each side of a compare before giving up
+/// (`compares_uniform_distance`): `f(tid) + a + b` through a few casts.
+const MAX_OFFSETS: usize = 16;
+
+/// Whether the branch ending `block` compares two values a thread-uniform
+/// distance apart, so every thread that reaches it in the same iteration
+/// goes the same way whatever its own values: `icmp pred X, Y` where X and
+/// Y are one value V plus offsets the same for every thread
+/// (`uniform(i, k)`: operand `k` of instruction `i` is). An offset is added
+/// or subtracted (`add`, `sub`), or counted by a loop around `block`: a
+/// header phi that starts at V and steps by a literal or by a uniform value
+/// set outside the loop. (Outside its loop a counter may have stopped after
+/// a different number of iterations on each thread, so it is not followed
+/// there.)
+///
+/// This is the counted loop from `s = f(tid)` to `s + n` (effort's
+/// bucketMulWild, `for (i = begin; i < begin + chunk; i++)`): its exit test
+/// `i.next == s + n` and the guard LLVM's loop rotation puts in front,
+/// `s < s + n`, compare thread-varying values, yet the loop runs `n` times on
+/// every thread. `eq`/`ne` are exact; ordered predicates, and `zext`/`sext`
+/// on the way, assume neither counter nor bound wraps around (at 2^32 it
+/// would index past any buffer). A bound that depends on the thread alone
+/// (`i < tid` from 0) has another base, and stays divergent.
+pub fn compares_uniform_distance(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    cf: &ControlFlow,
+    block: usize,
+    uniform: impl Fn(usize, usize) -> bool,
+) -> bool {
+    let Some(term_at) = body
+        .blocks
+        .get(block)
+        .and_then(|b| b.instructions.end.checked_sub(1))
+    else {
+        return false;
+    };
+    match body.instructions.get(term_at) {
+        Some(t) if t.opcode == Opcode::Br && t.operands.len() == 3 => {}
+        _ => return false,
+    }
+    let Some(Def::Inst(cmp_at)) = du.operand(term_at, 0) else {
+        return false;
+    };
+    if body.instructions.get(cmp_at).map(|c| c.opcode) != Some(Opcode::ICmp) {
+        return false;
+    }
+    let base = |k| {
+        du.operand(cmp_at, k)
+            .map(|d| uniform_base(body, du, cf, block, d, &uniform))
+    };
+    matches!((base(0), base(1)), (Some(a), Some(b)) if a == b)
+}
+
+/// `d` without the uniform offsets `compares_uniform_distance` strips.
+fn uniform_base(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    cf: &ControlFlow,
+    block: usize,
+    mut d: Def,
+    uniform: &impl Fn(usize, usize) -> bool,
+) -> Def {
+    for _ in 0..MAX_OFFSETS {
+        let Def::Inst(i) = d else {
+            break;
+        };
+        let Some(inst) = body.instructions.get(i) else {
+            break;
+        };
+        let next = match inst.opcode {
+            Opcode::Add if uniform(i, 1) => du.operand(i, 0),
+            Opcode::Add if uniform(i, 0) => du.operand(i, 1),
+            Opcode::Sub if uniform(i, 1) => du.operand(i, 0),
+            Opcode::ZExt | Opcode::SExt => du.operand(i, 0),
+            Opcode::Phi => counter_start(body, du, cf, block, i, uniform),
+            _ => None,
+        };
+        match next {
+            Some(n) => d = n,
+            None => break,
+        }
+    }
+    d
+}
+
+/// Where the counter `p` starts, when `p` is a phi in the header of a loop
+/// holding `block` whose incoming values are one start (a local) or `p`
+/// plus a step the same for every thread and iteration: a literal, or a
+/// uniform value defined outside the loop (one defined inside could come
+/// from a join of a thread-varying branch, which provenance does not see).
+fn counter_start(
+    body: &Body<'_>,
+    du: &DefUse<'_>,
+    cf: &ControlFlow,
+    block: usize,
+    p: usize,
+    uniform: &impl Fn(usize, usize) -> bool,
+) -> Option<Def> {
+    let loops = cf.loops();
+    let lp = loops
+        .loop_of_header(du.block_of(p))
+        .and_then(|l| loops.loops.get(l))?;
+    if !lp.contains(block) {
+        return None;
+    }
+    let is_step = |v: Def| {
+        let Def::Inst(x) = v else {
+            return false;
+        };
+        if body.instructions.get(x).map(|i| i.opcode) != Some(Opcode::Add) {
+            return false;
+        }
+        let step = match (du.operand(x, 0), du.operand(x, 1)) {
+            (Some(Def::Inst(a)), _) if a == p => 1,
+            (_, Some(Def::Inst(b))) if b == p => 0,
+            _ => return false,
+        };
+        uniform(x, step)
+            && match du.operand(x, step) {
+                Some(Def::Inst(s)) => !lp.contains(du.block_of(s)),
+                _ => true,
+            }
+    };
+    let incoming = body.instructions.get(p)?.operands.len() / 2;
+    let mut start = None;
+    for k in 0..incoming {
+        let v = du.operand(p, 2 * k)?;
+        if is_step(v) {
+            continue;
+        }
+        match start {
+            None => start = Some(v),
+            Some(s) if s == v => {}
+            Some(_) => return None,
+        }
+    }
+    start
+}
+
 /// Whether `icmp pred l, r` holds on `bits`-wide integers (`l` and `r` as
 /// read from IR literals or computed in i64; unsigned predicates see the
 /// low `bits`, signed ones those bits sign-extended). `None` for a
@@ -873,6 +1013,140 @@ h:
         // Test at the top, in a header that branches into the body.
         let top = "head:\n  %i = phi i32 [ 0, %entry ], [ %i.next, %body ]\n  %c = icmp ult i32 %i, 8\n  br i1 %c, label %body, label %out\nbody:\n  %i.next = add nuw i32 %i, 1\n  br label %head\nout:\n  ret void\n";
         assert_eq!(trips(top), Some(9));
+    }
+
+    /// `compares_uniform_distance` at the block labelled `at` of `f(i32
+    /// %tid, i32 %n, i32 %m)`, where only `%tid` differs between threads.
+    fn uniform_distance(body: &str, at: &str) -> bool {
+        let text = format!("define void @f(i32 %tid, i32 %n, i32 %m) {{\n{body}}}\n");
+        let mut m = crate::ir::read_module(&text);
+        let (b, diags) = m.body(0);
+        assert!(diags.is_empty(), "{diags:?}");
+        let du = DefUse::build(&m.functions[0], &b);
+        let cf = ControlFlow::of(&b);
+        let block = b.blocks.iter().position(|x| x.label == Some(at)).unwrap();
+        // Thread-varying: `%tid` reaches it (a few steps deep, phis too).
+        fn varies(b: &Body<'_>, du: &DefUse<'_>, d: Option<Def>, depth: u32) -> bool {
+            match d {
+                Some(Def::Param(p)) => p == 0,
+                Some(Def::Inst(i)) if depth < 8 => (0..b.instructions[i].operands.len())
+                    .any(|k| varies(b, du, du.operand(i, k), depth + 1)),
+                _ => false,
+            }
+        }
+        compares_uniform_distance(&b, &du, &cf, block, |i, k| {
+            !varies(&b, &du, du.operand(i, k), 0)
+        })
+    }
+
+    /// A loop from `%s` (the thread's start) while `test` holds, stepping
+    /// by `step`, with the guard `guard` in front (bucketMulWild's shape):
+    /// blocks `entry` (guard), `body` (latch test), `out`.
+    fn rotated([start, bound, guard, step, test]: [&str; 5]) -> String {
+        format!(
+            "entry:\n  %s = {start}\n  %e = {bound}\n  %g = {guard}\n  br i1 %g, label %body, label %out\nbody:\n  %i = phi i32 [ %s, %entry ], [ %i.next, %body ]\n  %i.next = add nuw i32 %i, {step}\n  %c = {test}\n  br i1 %c, label %out, label %body\nout:\n  ret void\n"
+        )
+    }
+
+    /// `rotated` loops, and whether their guard and their latch test
+    /// compare values a uniform distance apart.
+    const ROTATED: [([&str; 5], bool, bool); 6] = [
+        // bucketMulWild: from `s = tid * n` to `s + n`.
+        (
+            [
+                "mul i32 %tid, %n",
+                "add i32 %s, %n",
+                "icmp ult i32 %s, %e",
+                "1",
+                "icmp eq i32 %i.next, %e",
+            ],
+            true,
+            true,
+        ),
+        // A uniform step set before the loop, the bound on either side.
+        (
+            [
+                "shl i32 %tid, 4",
+                "add i32 %n, %s",
+                "icmp slt i32 %e, %s",
+                "%m",
+                "icmp sge i32 %i.next, %e",
+            ],
+            true,
+            true,
+        ),
+        // Down from `s` to `s - n`.
+        (
+            [
+                "add i32 %tid, 7",
+                "sub i32 %s, %n",
+                "icmp ne i32 %s, %e",
+                "-1",
+                "icmp eq i32 %i.next, %e",
+            ],
+            true,
+            true,
+        ),
+        // `for (i = n; i < tid; i++)`: the bound alone depends on the thread.
+        (
+            [
+                "add i32 %n, 0",
+                "add i32 %tid, 0",
+                "icmp ult i32 %s, %e",
+                "1",
+                "icmp eq i32 %i.next, %tid",
+            ],
+            false,
+            false,
+        ),
+        // From the thread to a uniform bound.
+        (
+            [
+                "mul i32 %tid, %n",
+                "add i32 %n, 0",
+                "icmp ult i32 %s, %n",
+                "1",
+                "icmp eq i32 %i.next, %n",
+            ],
+            false,
+            false,
+        ),
+        // A step that differs per thread (the guard alone is uniform).
+        (
+            [
+                "mul i32 %tid, %n",
+                "add i32 %s, %n",
+                "icmp ult i32 %s, %e",
+                "%tid",
+                "icmp ult i32 %i.next, %e",
+            ],
+            true,
+            false,
+        ),
+    ];
+
+    #[test]
+    fn uniform_distance_of_rotated_loops() {
+        for (parts, guard, latch) in ROTATED {
+            let text = rotated(parts);
+            assert_eq!(uniform_distance(&text, "entry"), guard, "{text}");
+            assert_eq!(uniform_distance(&text, "body"), latch, "{text}");
+        }
+        // A start literal: the counter is not the thread's.
+        let from_zero = rotated(ROTATED[0].0).replace("[ %s, %entry ]", "[ 0, %entry ]");
+        assert!(!uniform_distance(&from_zero, "body"));
+    }
+
+    #[test]
+    fn counters_not_followed() {
+        // After its loop the counter stopped where each thread left.
+        let after = "entry:\n  %s = mul i32 %tid, %n\n  %e = add i32 %s, %n\n  br label %body\nbody:\n  %i = phi i32 [ %s, %entry ], [ %i.next, %body ]\n  %i.next = add i32 %i, 1\n  %c = icmp eq i32 %i, %tid\n  br i1 %c, label %out, label %body\nout:\n  %d = icmp ult i32 %i, %e\n  br i1 %d, label %x, label %x\nx:\n  ret void\n";
+        assert!(!uniform_distance(after, "out"));
+        // A step computed inside the loop is not trusted.
+        let inner_step = "entry:\n  %s = mul i32 %tid, %n\n  %e = add i32 %s, %n\n  br label %body\nbody:\n  %i = phi i32 [ %s, %entry ], [ %i.next, %body ]\n  %k = add i32 %m, 1\n  %i.next = add i32 %i, %k\n  %c = icmp ult i32 %i.next, %e\n  br i1 %c, label %body, label %out\nout:\n  ret void\n";
+        assert!(!uniform_distance(inner_step, "body"));
+        // Not a conditional branch on a compare.
+        assert!(!uniform_distance("entry:\n  ret void\n", "entry"));
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //! 210: Larian's 84% fewer instructions).
 //!
 //! A switch is told from a count by its uses: every use of the loaded value
-//! tests it against a constant (`== 0`, `!= 2`, a `switch`, a `trunc` to
-//! `i1`). A trip count is compared with a counter (`i < n`) or does
-//! arithmetic, so loop bounds and their guards (`n == 0`) are not switches.
+//! tests it against a constant (`== 0`, `!= 2`, `> 1`, a `switch`, a
+//! `trunc` to `i1`). A trip count is compared with a counter (`i < n`) or
+//! does arithmetic, so loop bounds and their guards (`n == 0`, `n > 0`) are
+//! not switches.
 //! The load must be at a fixed address of a kernel's `constant` argument
 //! (the argument or a field at constant offsets): an index that changes
 //! per thread or per iteration reads a different value each time.
@@ -42,7 +43,8 @@ fn is_transparent(inst: &Instruction<'_>) -> bool {
 }
 
 /// The values a branch condition tests against literals, with those
-/// literals: `icmp eq|ne x, C`, `trunc x to i1`, an `i1` load, through
+/// literals: `icmp PRED x, C` (any predicate: `u.mode > 1` is as much a
+/// switch as `u.mode == 2`), `trunc x to i1`, an `i1` load, through
 /// `xor c, true` and into each term of `a && b`, `a || b` (`and`/`or` of
 /// `i1`, or their `select` form): a switch among the terms decides the
 /// branch too.
@@ -69,7 +71,7 @@ fn tested(ctx: &FunctionContext<'_, '_>, cond: &Value<'_>) -> Vec<(usize, Vec<i6
             Opcode::Select if is_bool && (literal_at(1).is_some() || literal_at(2).is_some()) => {
                 work.extend((0..3).map(|j| ctx.du.operand(i, j)));
             }
-            Opcode::ICmp if matches!(inst.predicate, Some("eq" | "ne")) => {
+            Opcode::ICmp => {
                 let x = match (literal_at(0), literal_at(1)) {
                     (None, Some(c)) => Some((0, c)),
                     (Some(c), None) => Some((1, c)),
@@ -146,8 +148,8 @@ fn load_of(ctx: &FunctionContext<'_, '_>, mut i: usize) -> Option<usize> {
 }
 
 /// Whether every use of `value` (through casts and masks) tests it against
-/// a constant: the mark of a switch, where a count is also compared with a
-/// counter or computed with.
+/// a constant, equal or ordered: the mark of a switch, where a count is also
+/// compared with a counter (`i < n`, `i.next == n`) or computed with.
 fn only_tested_against_constants(ctx: &FunctionContext<'_, '_>, value: usize) -> bool {
     let mut stack = vec![value];
     let mut visits = 0;
@@ -160,10 +162,7 @@ fn only_tested_against_constants(ctx: &FunctionContext<'_, '_>, value: usize) ->
             let is_operand = |j: usize| ctx.du.operand(u, j) == Some(Def::Inst(x));
             let ok = match user.opcode {
                 _ if visits > 64 => return false,
-                Opcode::ICmp => {
-                    matches!(user.predicate, Some("eq" | "ne"))
-                        && user.operands.iter().any(|o| int_of(&o.value).is_some())
-                }
+                Opcode::ICmp => user.operands.iter().any(|o| int_of(&o.value).is_some()),
                 Opcode::Trunc if ctx.module.types.int_bits(user.ty) == Some(1) => true,
                 Opcode::Switch | Opcode::Br | Opcode::Select => is_operand(0),
                 _ if is_transparent(user) => {

@@ -16,9 +16,10 @@
 ;   threads wait at. Only the flag's phi, folded on the edge it comes in on,
 ;   shows that the give-up path never reaches the second barrier.
 ; MUST NOT: a barrier finding (default settings); cross-threadgroup-spin-wait
-;   fires on the lock's cmpxchg. Under `strict = true` (air-scan.toml)
-;   @loop_then_return is reported: its exit test is thread-varying though its
-;   trip count is not (a known false finding).
+;   fires on the lock's cmpxchg. Nor, under `strict = true` (air-scan.toml),
+;   in @loop_then_return: its guard and exit test compare thread-varying
+;   values a uniform distance apart, so every thread runs it `chunk` times
+;   (barrier_uniform_trip.ll has more of the shape).
 ; MUST: (checked by the test) the barriers sit in blocks a thread-varying
 ;   branch decides.
 source_filename = "barrier_threads_leave.metal"

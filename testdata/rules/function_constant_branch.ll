@@ -20,13 +20,22 @@
 ; - @early_out: `if (!u.adaptive) return;` in front of the kernel's work
 ;   (BlackHoleGPU's spawnParticles, ParticleSystem.metal line 273): the side
 ;   taken when off does nothing, so specialising removes only the test.
-; MUST: exactly four findings, function-constant-branch (note): the branch in
+; - @ordered_mode: `if (u.mode > 1)` (`icmp sgt i32 %mode, 1`) in a loop: an
+;   ordered test against a constant (issue 23's missed `u.mode > 1`).
+; - @ordered_bound: `for (int i = 0; i < u.mode; i++)` as LLVM rotates a signed
+;   count: the guard `n > 0` is an ordered test against a constant, but the
+;   latch compares the same load with the counter (`i.next < n`).
+; - @ordered_index: `if (u.mode < 4) v = data[u.mode]`: a range check on a
+;   value also used as an index.
+; MUST: exactly five findings, function-constant-branch (note): the branch in
 ;   @ray_march's loop (bool, `u.adaptive`), @tonemap's branch (bool,
 ;   `enabled`, 18 instructions), @mode_switch's switch (enum, compared to
-;   0, 1 and 2), the branch in @combined's loop (bool, `u.adaptive`).
+;   0, 1 and 2), the branch in @combined's loop (bool, `u.adaptive`), the
+;   branch in @ordered_mode's loop (enum, `u.mode`, compared to 1).
 ; MUST NOT: a finding of this rule in @tiny, @trip_count, @per_thread, @fc,
-;   @per_iteration or @early_out (per-thread-constant-read fires on
-;   @per_thread's `flags[gid]`, its own case).
+;   @per_iteration, @early_out, @ordered_bound or @ordered_index
+;   (per-thread-constant-read fires on @per_thread's `flags[gid]`, its own
+;   case).
 source_filename = "function_constant_branch.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"
@@ -340,6 +349,96 @@ done:
   ret void
 }
 
+define void @ordered_mode(%struct.U addrspace(2)* noundef readonly "air-buffer-no-alias" %0, float addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  %mp = getelementptr inbounds %struct.U, %struct.U addrspace(2)* %0, i64 0, i32 3
+  %mode = load i32, i32 addrspace(2)* %mp, align 4
+  %fine = icmp sgt i32 %mode, 1
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %3 ], [ %ni, %next ]
+  %acc = phi float [ 0.000000e+00, %3 ], [ %a, %next ]
+  br i1 %fine, label %work, label %next
+
+work:
+  %s = call fast float @air.fast_sin.f32(float %acc)
+  %c = call fast float @air.fast_cos.f32(float %s)
+  %sc = fmul fast float %s, %c
+  br label %next
+
+next:
+  %a = phi float [ %acc, %loop ], [ %sc, %work ]
+  %ni = add nuw i32 %i, 1
+  %more = icmp ult i32 %ni, 16
+  br i1 %more, label %loop, label %done
+
+done:
+  %g = zext i32 %2 to i64
+  %o = getelementptr inbounds float, float addrspace(1)* %1, i64 %g
+  store float %a, float addrspace(1)* %o, align 4
+  ret void
+}
+
+define void @ordered_bound(%struct.U addrspace(2)* noundef readonly "air-buffer-no-alias" %0, float addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  %np = getelementptr inbounds %struct.U, %struct.U addrspace(2)* %0, i64 0, i32 3
+  %n = load i32, i32 addrspace(2)* %np, align 4
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %loop, label %done
+
+loop:
+  %i = phi i32 [ 0, %3 ], [ %ni, %loop ]
+  %acc = phi float [ 0.000000e+00, %3 ], [ %a, %loop ]
+  %iz = zext i32 %i to i64
+  %p = getelementptr inbounds float, float addrspace(1)* %1, i64 %iz
+  %v = load float, float addrspace(1)* %p, align 4
+  %s = call fast float @air.fast_sin.f32(float %v)
+  %c = call fast float @air.fast_cos.f32(float %s)
+  %e = call fast float @air.fast_exp.f32(float %c)
+  %sc = fmul fast float %s, %e
+  %t = fadd fast float %sc, %v
+  %a = fadd fast float %acc, %t
+  %ni = add nuw nsw i32 %i, 1
+  %again = icmp slt i32 %ni, %n
+  br i1 %again, label %loop, label %done
+
+done:
+  %r = phi float [ 0.000000e+00, %3 ], [ %a, %loop ]
+  %g = zext i32 %2 to i64
+  %o = getelementptr inbounds float, float addrspace(1)* %1, i64 %g
+  store float %r, float addrspace(1)* %o, align 4
+  ret void
+}
+
+define void @ordered_index(%struct.U addrspace(2)* noundef readonly "air-buffer-no-alias" %0, float addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  %kp = getelementptr inbounds %struct.U, %struct.U addrspace(2)* %0, i64 0, i32 3
+  %k = load i32, i32 addrspace(2)* %kp, align 4
+  %g = zext i32 %2 to i64
+  %o = getelementptr inbounds float, float addrspace(1)* %1, i64 %g
+  %x = load float, float addrspace(1)* %o, align 4
+  %inside = icmp ult i32 %k, 4
+  br i1 %inside, label %work, label %join
+
+work:
+  %kz = zext i32 %k to i64
+  %p = getelementptr inbounds float, float addrspace(1)* %1, i64 %kz
+  %v = load float, float addrspace(1)* %p, align 4
+  %y1 = call fast float @air.fast_sin.f32(float %v)
+  %y2 = call fast float @air.fast_cos.f32(float %y1)
+  %y3 = call fast float @air.fast_exp.f32(float %y2)
+  %y4 = call fast float @air.fast_log.f32(float %y3)
+  %y5 = fmul fast float %y4, %y1
+  %y6 = fadd fast float %y5, %y2
+  %y7 = fmul fast float %y6, %y3
+  %y8 = fadd fast float %y7, %x
+  %y9 = call fast float @air.fast_tanh.f32(float %y8)
+  br label %join
+
+join:
+  %r = phi float [ %x, %3 ], [ %y9, %work ]
+  store float %r, float addrspace(1)* %o, align 4
+  ret void
+}
+
 declare float @air.fast_sqrt.f32(float)
 declare float @air.fast_sin.f32(float)
 declare float @air.fast_cos.f32(float)
@@ -356,7 +455,7 @@ attributes #0 = { convergent mustprogress nounwind "frame-pointer"="all" "min-le
 !air.version = !{!4}
 !air.language_version = !{!5}
 !air.compile_options = !{!6, !7}
-!air.kernel = !{!8, !14, !18, !19, !20, !21, !23, !25, !34, !35}
+!air.kernel = !{!8, !14, !18, !19, !20, !21, !23, !25, !34, !35, !36, !37, !38}
 !air.function_constants = !{!27}
 
 !0 = !{i32 2, !"SDK Version", [2 x i32] [i32 15, i32 5]}
@@ -394,3 +493,6 @@ attributes #0 = { convergent mustprogress nounwind "frame-pointer"="all" "min-le
 !33 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read", !"air.address_space", i32 2, !"air.arg_type_size", i32 8, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"Layer", !"air.arg_name", !"layers"}
 !34 = !{void (%struct.U addrspace(2)*, float addrspace(1)*, i32)* @early_out, !9, !10}
 !35 = !{void (%struct.U addrspace(2)*, float addrspace(1)*, i32)* @combined, !9, !10}
+!36 = !{void (%struct.U addrspace(2)*, float addrspace(1)*, i32)* @ordered_mode, !9, !10}
+!37 = !{void (%struct.U addrspace(2)*, float addrspace(1)*, i32)* @ordered_bound, !9, !10}
+!38 = !{void (%struct.U addrspace(2)*, float addrspace(1)*, i32)* @ordered_index, !9, !10}
