@@ -544,7 +544,8 @@ fn push_in_place<'a, 'o>(
 /// its first two bytes tell for what follows most opcodes (`i32`, `float`,
 /// `half`, `ptr`, `double`, `label`, `%T`, `<4 x T>`, `[2 x T]`,
 /// and the compare predicates but `false`): reading the word and matching
-/// it cost ~40 instructions a line.
+/// it cost ~40 instructions a line, 1.1% of a whole scan (callgrind,
+/// typed-12MB and the corpus module).
 #[inline(always)]
 fn surely_no_flag(b: &[u8], at: usize) -> bool {
     match (b.get(at), b.get(at + 1)) {
