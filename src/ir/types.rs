@@ -63,6 +63,8 @@ pub struct TypeTable<'a> {
     /// Typed pointers `T addrspace(N)*` for those address spaces, indexed
     /// by the pointee's id (`VOID` when not interned yet): typed-pointer IR
     /// names one on nearly every line, and hashing them was ~3% of reading.
+    /// Without both caches a whole scan executes 1.6% (typed-12MB) / 1.3%
+    /// (the corpus module) more instructions (callgrind).
     typed_ptrs: Vec<[TypeId; 8]>,
     /// The named struct type last asked for: typed-pointer IR names the
     /// same one two or three times a line (`getelementptr %T, %T* %p`).
