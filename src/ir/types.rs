@@ -70,7 +70,9 @@ pub struct TypeTable<'a> {
     /// same one two or three times a line (`getelementptr %T, %T* %p`).
     last_named: Option<(&'a str, TypeId)>,
     /// Vectors and arrays lately interned, by length and element
-    /// (`sequence`).
+    /// (`sequence`). Without this and `last_named` a whole scan executes
+    /// 1.04% (typed-12MB) / 0.61% (the corpus module) more instructions
+    /// (callgrind): a few lines, kept.
     sequences: [Sequence; 16],
 }
 
