@@ -580,7 +580,8 @@ fn write_string(out: &mut Vec<u8>, s: &str) {
 /// word: a byte below 0x20, `"` or `\\` sets the high bit of its byte in
 /// `hit` (and maybe of bytes above it, which does not matter here). Most
 /// strings have nothing to escape, and names and messages run to tens or
-/// hundreds of bytes.
+/// hundreds of bytes: a byte at a time, a whole scan executes 1.6% / 1.7%
+/// more instructions (callgrind, typed-12MB / the corpus module).
 #[inline(always)]
 fn nothing_to_escape(bytes: &[u8]) -> bool {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
