@@ -3,7 +3,6 @@
 
 use crate::ir::{Body, Function, Opcode, Value};
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
 
 /// Where a local value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,41 +51,6 @@ pub struct DefUse<'a> {
 struct Users {
     starts: Vec<u32>,
     users: Vec<u32>,
-}
-
-thread_local! {
-    /// Buffers of dropped chains, reused by the next function: a scan
-    /// builds chains for every function, and the allocator's work (and
-    /// its consolidation of freed chunks on large modules) showed in
-    /// profiles. A few per thread, so memory stays that of the largest
-    /// function.
-    static SPARE_U32: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
-    static SPARE_OPCODES: RefCell<Vec<Opcode>> = const { RefCell::new(Vec::new()) };
-}
-
-const SPARE_KEPT: usize = 8;
-
-/// An empty vector, reusing a spare's allocation when there is one.
-pub(crate) fn spare_u32() -> Vec<u32> {
-    SPARE_U32
-        .try_with(|s| s.borrow_mut().pop())
-        .ok()
-        .flatten()
-        .unwrap_or_default()
-}
-
-/// Hands `v` back for reuse.
-pub(crate) fn give_u32(mut v: Vec<u32>) {
-    if v.capacity() == 0 {
-        return;
-    }
-    v.clear();
-    let _ = SPARE_U32.try_with(|s| {
-        let mut s = s.borrow_mut();
-        if s.len() < SPARE_KEPT {
-            s.push(v);
-        }
-    });
 }
 
 /// `%12` is numbered 12; `%012` or `%x` are names. Numbers past `limit`
@@ -141,33 +105,6 @@ fn digit(c: u8) -> Option<usize> {
     (d <= 9).then_some(d as usize)
 }
 
-impl Drop for DefUse<'_> {
-    fn drop(&mut self) {
-        for v in [
-            std::mem::take(&mut self.numbered),
-            std::mem::take(&mut self.operand_starts),
-            std::mem::take(&mut self.operand_defs),
-            std::mem::take(&mut self.block_of),
-        ] {
-            give_u32(v);
-        }
-        if let Some(rows) = self.rows.take() {
-            give_u32(rows.starts);
-            give_u32(rows.users);
-        }
-        let mut opcodes = std::mem::take(&mut self.opcodes);
-        if opcodes.capacity() > 0 {
-            opcodes.clear();
-            let _ = SPARE_OPCODES.try_with(|s| {
-                let mut s = s.borrow_mut();
-                if s.capacity() < opcodes.capacity() {
-                    *s = opcodes;
-                }
-            });
-        }
-    }
-}
-
 impl<'a> DefUse<'a> {
     pub fn build(function: &Function<'a>, body: &Body<'a>) -> Self {
         let params = function.params.len();
@@ -175,8 +112,7 @@ impl<'a> DefUse<'a> {
         // LLVM numbers parameters, blocks and instructions in one sequence.
         let limit = params + n + body.blocks.len() + 64;
         // One table entry for every number below the limit, made at once.
-        let mut numbered = spare_u32();
-        numbered.resize(limit, 0);
+        let mut numbered = vec![0; limit];
         let mut named = FxHashMap::default();
         for (slot, p) in function.params.iter().enumerate() {
             if let Some(name) = p.name {
@@ -185,10 +121,7 @@ impl<'a> DefUse<'a> {
         }
         // The opcodes, which later analyses read here, not from the large
         // instruction structs; then the names.
-        let mut opcodes = SPARE_OPCODES
-            .try_with(|s| std::mem::take(&mut *s.borrow_mut()))
-            .unwrap_or_default();
-        opcodes.reserve(n);
+        let mut opcodes = Vec::with_capacity(n);
         opcodes.extend(body.instructions.iter().map(|i| i.opcode));
         for (i, inst) in body.instructions.iter().enumerate() {
             if let Some(name) = inst.result {
@@ -198,11 +131,11 @@ impl<'a> DefUse<'a> {
         let mut du = DefUse {
             numbered,
             named,
-            operand_starts: spare_u32(),
-            operand_defs: spare_u32(),
+            operand_starts: Vec::new(),
+            operand_defs: Vec::new(),
             rows: Default::default(),
             params,
-            block_of: spare_u32(),
+            block_of: Vec::new(),
             opcodes,
         };
         du.code_operands(body);
@@ -225,8 +158,7 @@ impl<'a> DefUse<'a> {
         let mut starts = std::mem::take(&mut self.operand_starts);
         let mut defs = std::mem::take(&mut self.operand_defs);
         starts.reserve(n + 1);
-        // Most instructions have one to three operands; the spares have
-        // grown to fit earlier functions anyway.
+        // Most instructions have one to three operands.
         defs.reserve(2 * n);
         for inst in &body.instructions {
             starts.push(defs.len() as u32);
@@ -356,8 +288,7 @@ impl<'a> DefUse<'a> {
     /// Counts each value's users, then places them (compressed rows).
     fn users_by_value(&self) -> Users {
         let values = self.slots();
-        let mut starts = spare_u32();
-        starts.resize(values + 2, 0);
+        let mut starts = vec![0; values + 2];
         // Counted two places to the right: after the prefix sums,
         // `starts[s + 1]` is where the row of slot s starts; filling moves
         // it to where that row ends, which is where row s + 1 starts.
@@ -370,8 +301,7 @@ impl<'a> DefUse<'a> {
         for v in 1..values + 2 {
             starts[v] += starts[v - 1];
         }
-        let mut users = spare_u32();
-        users.resize(starts[values + 1] as usize, 0);
+        let mut users = vec![0; starts[values + 1] as usize];
         for (i, w) in self.operand_starts.windows(2).enumerate() {
             for &d in self
                 .operand_defs

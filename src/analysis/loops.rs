@@ -143,7 +143,7 @@ impl Loops {
     fn find_with(cfg: &Cfg, pos: &[u32], dominates: impl Fn(usize, usize) -> bool) -> Loops {
         let n = cfg.len();
         let rpo = cfg.reverse_postorder();
-        let mut buffers = BUFFERS.take();
+        let mut buffers = Buffers::default();
         let Buffers {
             found,
             all,
@@ -244,7 +244,6 @@ impl Loops {
                     .collect()
             }
         };
-        BUFFERS.set(buffers);
         Loops {
             loops,
             irreducible,
@@ -274,8 +273,7 @@ impl Loops {
     }
 }
 
-/// `Loops::find_with`'s buffers, kept per thread: allocating and growing
-/// them for each function cost more than the work in them. `found`: each
+/// `Loops::find_with`'s buffers. `found`: each
 /// loop's header, where its lists are in `all`, parent and depth (made into
 /// `Loop`s once `all` is complete); `mark[b]` is the loop index + 1 when
 /// `b` is in the loop being built; the four lists of that loop are gathered
@@ -290,10 +288,6 @@ struct Buffers {
     blocks: Vec<usize>,
     exits: Vec<usize>,
     exiting: Vec<usize>,
-}
-
-thread_local! {
-    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::default();
 }
 
 /// Appends a loop's four lists to `all`; returns where they start and end.

@@ -671,6 +671,10 @@ struct Scratch {
 }
 
 thread_local! {
+    /// The walk's buffers, and below the value table of the last dropped
+    /// `FunctionProvenance`, reused by the thread's next function: without
+    /// them a whole scan executes 1.3% / 1.2% more instructions (callgrind,
+    /// typed-12MB / the corpus module).
     static SCRATCH: Cell<Scratch> = Cell::default();
     /// The value table of the last dropped `FunctionProvenance`.
     static SPARE_VALUES: Cell<Vec<Provenance>> = const { Cell::new(Vec::new()) };

@@ -228,7 +228,7 @@ pub fn as_ir_text(bytes: &[u8]) -> Result<&str, InputError> {
     if bytes.starts_with(b"MTLB") {
         return Err(InputError("a .metallib container, not IR text".into()));
     }
-    match utf8(bytes) {
+    match std::str::from_utf8(bytes) {
         Ok(s) => {
             if let Some(i) = memchr::memchr(0, &bytes[..bytes.len().min(1 << 16)]) {
                 let line = 1 + memchr::memchr_iter(b'\n', &bytes[..i]).count();
@@ -238,50 +238,14 @@ pub fn as_ir_text(bytes: &[u8]) -> Result<&str, InputError> {
             }
             Ok(s)
         }
-        Err(at) => {
+        Err(e) => {
+            let at = e.valid_up_to();
             let line = 1 + memchr::memchr_iter(b'\n', &bytes[..at]).count();
             Err(InputError(format!(
                 "binary data (invalid UTF-8) at line {line}: not IR text"
             )))
         }
     }
-}
-
-/// `bytes` as `&str` when they are UTF-8, else how many bytes from the
-/// start are (`Utf8Error::valid_up_to`). ASCII, which is nearly all of
-/// IR, is checked 64 bytes at a time, at a fifth of the cost of
-/// `std::str::from_utf8`'s loop; each block that is not, stretched to the
-/// end of its last character, goes to `from_utf8`.
-fn utf8(bytes: &[u8]) -> Result<&str, usize> {
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut at = 0;
-    while let Some(rest) = bytes.get(at..) {
-        // `chunks_exact`, not `as_chunks` (Rust 1.88; the MSRV is 1.85).
-        let ascii_blocks = rest.chunks_exact(64).take_while(|block| {
-            let or = block.chunks_exact(8).fold(0, |or, w| {
-                or | <[u8; 8]>::try_from(w).map_or(HIGHS, u64::from_le_bytes)
-            });
-            or & HIGHS == 0
-        });
-        at += 64 * ascii_blocks.count();
-        let mut end = (at + 64).min(bytes.len());
-        while bytes.get(end).is_some_and(|&c| c & 0xc0 == 0x80) {
-            end += 1;
-        }
-        // Windows end before a byte that starts a character (or at the
-        // end): valid each, the text is valid, and the first error found
-        // is the text's first.
-        if let Err(e) = std::str::from_utf8(bytes.get(at..end).unwrap_or_default()) {
-            return Err(at + e.valid_up_to());
-        }
-        if end == bytes.len() {
-            break;
-        }
-        at = end;
-    }
-    // SAFETY: every byte of `bytes` is in a window found UTF-8 above, and
-    // the windows end at character boundaries.
-    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
 /// One path to scan, or a problem met while walking.
@@ -454,39 +418,5 @@ mod tests {
         source.release(mapped);
         source.release("not in the mapping");
         assert_eq!(mapped, text);
-    }
-
-    /// `utf8` says what `std::str::from_utf8` says, on ASCII with
-    /// characters of every length and broken sequences at every offset
-    /// around its 64-byte blocks.
-    #[test]
-    fn utf8_agrees_with_std() {
-        let pieces: [&[u8]; 9] = [
-            "é".as_bytes(),
-            "€".as_bytes(),
-            "𝄞".as_bytes(),
-            b"\xe2\x82",
-            b"\x80",
-            b"\xff",
-            b"\xc3\x28",
-            b"\xf0\x9d\x84",
-            b"\xed\xa0\x80",
-        ];
-        for len in [0, 1, 63, 64, 65, 127, 128, 200] {
-            for at in 0..=len.min(130) {
-                for piece in pieces {
-                    for second in [None, Some(b"\xc3\xa9" as &[u8]), Some(b"\x80")] {
-                        let mut t = vec![b'a'; len];
-                        t.splice(at..at, piece.iter().copied());
-                        if let Some(s) = second {
-                            t.extend_from_slice(&[b'b'; 70]);
-                            t.extend_from_slice(s);
-                        }
-                        let want = std::str::from_utf8(&t).map_err(|e| e.valid_up_to());
-                        assert_eq!(utf8(&t), want, "{t:?}");
-                    }
-                }
-            }
-        }
     }
 }

@@ -244,8 +244,8 @@ fn digits_end(b: &[u8], p: usize) -> (usize, u8) {
 /// just past one of its identifier bytes or digits, and all of those are
 /// ASCII (the fast paths start only at ASCII bytes, which are never inside
 /// a multi-byte character, whatever offset a caller seeks to). A boundary
-/// check on each token was ~10% of lexing, so it is only checked in debug
-/// builds.
+/// check on each token was ~10% of lexing, 3.6% of a whole scan (callgrind,
+/// typed-12MB and the corpus module), so it is only checked in debug builds.
 #[inline(always)]
 pub(super) fn str_at(text: &str, from: usize, to: usize) -> &str {
     debug_assert!(from <= to && to <= text.len());

@@ -670,7 +670,7 @@ fn simple_operand(s: &str, i: usize) -> Option<(MetaOperand<'_>, usize)> {
     match (b.get(i)?, b.get(i + 1)) {
         (b'!', Some(b'"')) => {
             let open = i + 2;
-            let close = open + quote_or_newline(&b[open..])?;
+            let close = open + memchr::memchr2(b'"', b'\n', &b[open..])?;
             if b[close] != b'"' {
                 return None;
             }
@@ -743,35 +743,6 @@ fn bool_operand(s: &str, i: usize, value: usize) -> Option<(MetaOperand<'_>, usi
     ends_operand(b, end).then_some((MetaOperand::Value(Value::Bool(v)), end))
 }
 
-/// The first `"` or newline in `b`, looked for eight bytes at a time in a
-/// word (the strings of a node are mostly a few words long, shorter than
-/// `memchr2`'s setup), by `memchr2` past the first 64 bytes (a file's
-/// embedded source can be megabytes).
-#[inline]
-pub(crate) fn quote_or_newline(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while let Some(eight) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let w = u64::from_le_bytes(*eight);
-        let (q, n) = (w ^ (ONES * 0x22), w ^ (ONES * 0x0a));
-        // The lowest byte flagged is the first zero byte of `q` or `n`
-        // (bytes above a zero one may be flagged wrongly, never below).
-        let hit = ((q.wrapping_sub(ONES) & !q) | (n.wrapping_sub(ONES) & !n)) & HIGHS;
-        if hit != 0 {
-            return Some(i + hit.trailing_zeros() as usize / 8);
-        }
-        i += 8;
-        if i == 64 {
-            return memchr::memchr2(b'"', b'\n', &b[i..]).map(|k| i + k);
-        }
-    }
-    let tail = b.get(i..)?;
-    tail.iter()
-        .position(|&c| c == b'"' || c == b'\n')
-        .map(|k| i + k)
-}
-
 /// Whether an operand ending at `at` ends there: the tuple's end, a comma
 /// or a blank follows (anything else makes it part of a longer token).
 fn ends_operand(b: &[u8], at: usize) -> bool {
@@ -825,7 +796,7 @@ fn skip_type(b: &[u8], i: usize, depth: u32) -> Option<usize> {
         // next quote, on the same line.
         b'%' if b.get(i + 1) == Some(&b'"') => {
             let open = i + 2;
-            let close = open + quote_or_newline(b.get(open..)?)?;
+            let close = open + memchr::memchr2(b'"', b'\n', b.get(open..)?)?;
             (b.get(close) == Some(&b'"') && close > open).then_some(close + 1)?
         }
         b'%' => {
@@ -1008,15 +979,6 @@ mod simple_tuple_tests {
                     "{text}"
                 );
             }
-        }
-        for cut in 0..70 {
-            let mut t = vec![b'x'; 70];
-            t[cut] = b'\n';
-            assert_eq!(quote_or_newline(&t), Some(cut));
-            t[cut] = b'"';
-            assert_eq!(quote_or_newline(&t), Some(cut));
-            t[cut] = 0x22 ^ 0x80;
-            assert_eq!(quote_or_newline(&t), None);
         }
         // Nested types deeper than the fast path goes are left to the parser.
         let deep = format!("!{{{}float{} @f}}", "<2 x ".repeat(12), ">".repeat(12));

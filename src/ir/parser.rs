@@ -142,7 +142,9 @@ fn small_digits(b: &[u8], at: usize) -> Option<(usize, u32)> {
 /// `float`, `double`) at `at`, followed by a byte that ends the word, told
 /// by one eight-byte load; `None` for anything else (and within eight bytes
 /// of the end), which `Parser::word_type_at` reads as before. Interns
-/// nothing: these types are in every table.
+/// nothing: these types are in every table. Without it a whole scan
+/// executes 4.5% (typed-12MB) / 3.4% (the corpus module) more instructions
+/// (callgrind).
 #[inline(always)]
 fn common_word_type_at(b: &[u8], at: usize) -> Option<(TypeId, usize)> {
     const fn word(w: &[u8]) -> u64 {

@@ -613,6 +613,8 @@ fn node_byte_masks(block: &[u8]) -> NodeByteMasks {
     #[cfg(target_arch = "x86_64")]
     if let Some(both) = block.first_chunk::<32>() {
         use std::arch::x86_64::*;
+        // A byte at a time instead, a whole scan executes 18.9% / 18.5% more
+        // instructions (callgrind, typed-12MB / the corpus module).
         // SAFETY: SSE2 is part of every x86_64 CPU (and enabled in every
         // x86_64 build); each load reads sixteen bytes of `both`.
         unsafe {

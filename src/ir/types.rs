@@ -63,12 +63,16 @@ pub struct TypeTable<'a> {
     /// Typed pointers `T addrspace(N)*` for those address spaces, indexed
     /// by the pointee's id (`VOID` when not interned yet): typed-pointer IR
     /// names one on nearly every line, and hashing them was ~3% of reading.
+    /// Without both caches a whole scan executes 1.6% (typed-12MB) / 1.3%
+    /// (the corpus module) more instructions (callgrind).
     typed_ptrs: Vec<[TypeId; 8]>,
     /// The named struct type last asked for: typed-pointer IR names the
     /// same one two or three times a line (`getelementptr %T, %T* %p`).
     last_named: Option<(&'a str, TypeId)>,
     /// Vectors and arrays lately interned, by length and element
-    /// (`sequence`).
+    /// (`sequence`). Without this and `last_named` a whole scan executes
+    /// 1.04% (typed-12MB) / 0.61% (the corpus module) more instructions
+    /// (callgrind): a few lines, kept.
     sequences: [Sequence; 16],
 }
 

@@ -7,9 +7,8 @@
 //! runs on the same input give the same bytes whatever `--jobs` is.
 
 use super::Totals;
-use super::json_writer::{Pretty, PrettyWriter, newline_and_indent, to_writer_pretty_at};
+use super::json_writer::{PrettyWriter, newline_and_indent, to_writer_pretty_at};
 use super::paths::PathRoot;
-use crate::ir::air::{OwnedArgument, OwnedEntryPoint};
 use crate::rules::Severity;
 use crate::scan::FileReport;
 use rustc_hash::FxHashMap;
@@ -338,8 +337,6 @@ pub struct JsonStream<W: Write> {
     totals: Totals,
     /// Lays out each file and finding, its buffer kept between them.
     pretty: PrettyWriter,
-    /// The text of each argument of the file being written.
-    arguments: ArgumentTexts,
     causes: super::causes::Causes,
 }
 
@@ -422,7 +419,6 @@ impl<W: Write> JsonStream<W> {
             summary: SummaryCounter::new(None),
             totals: Totals::default(),
             pretty: PrettyWriter::default(),
-            arguments: ArgumentTexts::default(),
             causes: Default::default(),
         })
     }
@@ -431,22 +427,7 @@ impl<W: Write> JsonStream<W> {
     pub fn add(&mut self, file: &FileReport) -> io::Result<()> {
         element(&mut self.out, self.files)?;
         self.files += 1;
-        let arguments = &mut self.arguments;
-        self.pretty
-            .write_by(&mut self.out, 2, |p| write_file(p, file, arguments))?;
-        // By hand, as serde writes it.
-        #[cfg(debug_assertions)]
-        {
-            let (mut by_hand, mut by_serde) = (Vec::new(), Vec::new());
-            PrettyWriter::default().write_by(&mut by_hand, 2, |p| {
-                write_file(p, file, &mut ArgumentTexts::default())
-            })?;
-            to_writer_pretty_at(&mut by_serde, 2, file)?;
-            assert_eq!(
-                String::from_utf8_lossy(&by_hand),
-                String::from_utf8_lossy(&by_serde)
-            );
-        }
+        self.pretty.write(&mut self.out, 2, file)?;
         for f in &file.findings {
             // Asked for each finding, so that a file's many findings spill.
             let findings = self.findings.writer(self.spill_at);
@@ -489,107 +470,6 @@ impl<W: std::io::Write> super::ReportStream for JsonStream<W> {
 
     fn finish(self: Box<Self>) -> std::io::Result<Totals> {
         JsonStream::finish(*self)
-    }
-}
-
-/// A file's entry, as serde writes `FileReport`, but each argument of its
-/// entry points written once and copied where it is shared: a library's
-/// template instantiations repeat them (7,074 arguments, 614 distinct, on
-/// the corpus), and through serde the entry points were 6.4% of a whole
-/// scan. Debug builds check it against serde (`JsonStream::add`).
-fn write_file(p: &mut Pretty<'_>, file: &FileReport, arguments: &mut ArgumentTexts) {
-    arguments.clear();
-    p.open(b'{');
-    p.key("path");
-    p.str(&file.path);
-    p.key("status");
-    p.value(&file.status);
-    if let Some(e) = &file.error {
-        p.key("error");
-        p.str(e);
-    }
-    if let Some(r) = &file.reason {
-        p.key("reason");
-        p.str(r);
-    }
-    p.key("diagnostics");
-    p.value(&file.diagnostics);
-    p.key("kernels");
-    write_entry_points(p, &file.kernels, arguments);
-    if !file.shaders.is_empty() {
-        p.key("shaders");
-        write_entry_points(p, &file.shaders, arguments);
-    }
-    if let Some(m) = &file.module {
-        p.key("module");
-        p.value(m);
-    }
-    if !file.suppressed.is_empty() {
-        p.key("suppressed");
-        p.value(&file.suppressed);
-    }
-    if file.baseline_matched != 0 {
-        p.key("baseline_matched");
-        p.u64(file.baseline_matched as u64);
-    }
-    if !file.compiled.is_empty() {
-        p.key("compiled");
-        p.value(&file.compiled);
-    }
-    p.close(b'}');
-}
-
-fn write_entry_points(p: &mut Pretty<'_>, entries: &[OwnedEntryPoint], args: &mut ArgumentTexts) {
-    p.open(b'[');
-    for e in entries {
-        p.element();
-        p.open(b'{');
-        p.key("name");
-        p.str(&e.name);
-        p.key("stage");
-        p.str(e.stage);
-        p.key("arguments");
-        p.open(b'[');
-        for a in &e.arguments {
-            p.element();
-            args.write(p, a);
-        }
-        p.close(b']');
-        if !e.properties.is_empty() {
-            p.key("properties");
-            p.value(&e.properties);
-        }
-        p.close(b'}');
-    }
-    p.close(b']');
-}
-
-/// The text of each argument written so far for one file, by the shared
-/// argument it was written from (all stand at the same depth).
-#[derive(Default)]
-struct ArgumentTexts {
-    /// Keyed by the shared argument's address, valid while the file is.
-    at: FxHashMap<usize, std::ops::Range<usize>>,
-    text: Vec<u8>,
-}
-
-impl ArgumentTexts {
-    fn clear(&mut self) {
-        self.at.clear();
-        self.text.clear();
-    }
-
-    fn write(&mut self, p: &mut Pretty<'_>, a: &std::sync::Arc<OwnedArgument>) {
-        let key = std::sync::Arc::as_ptr(a) as usize;
-        if let Some(text) = self.at.get(&key).and_then(|r| self.text.get(r.clone())) {
-            p.copy(text);
-            return;
-        }
-        let start = p.mark();
-        p.value(&**a);
-        let from = self.text.len();
-        self.text.extend_from_slice(p.since(start));
-        self.at.insert(key, from..self.text.len());
     }
 }
 

@@ -130,7 +130,7 @@ fn counter_of_constant_loop(ctx: &FunctionContext<'_, '_>, phi: usize, wrapped: 
 
 /// `dynamic_access`'s buffers, kept per thread: most arrays are rejected
 /// (their indices unroll), and growing fresh buffers for each cost more
-/// than the walk.
+/// than the walk (measured with the engine's `Scratch`: engine.rs).
 #[derive(Default)]
 struct Buffers {
     frontier: Vec<usize>,

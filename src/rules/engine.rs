@@ -152,7 +152,8 @@ const OPCODES: usize = Opcode::Other as usize + 1;
 thread_local! {
     /// `Scratch`, kept from one function to the next on each thread:
     /// allocating and growing its buffers for every function cost more than
-    /// filling them.
+    /// filling them. Without it and `dynamic_private_array`'s buffers a
+    /// whole scan executes 1.8% more instructions (callgrind).
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
