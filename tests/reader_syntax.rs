@@ -1432,6 +1432,22 @@ fn metal_objdump_wrapper_is_cut_away_with_lines_kept() {
     assert_eq!(info.air_version.as_deref(), Some("2.7.0"));
 }
 
+#[test]
+fn dump_blocks_without_the_header_line_end_the_module() {
+    // The same dump without its `0x... -- add_one:` line: the reader stops
+    // at the first `Disassembly of section` line instead of reading the
+    // blocks (which hold a `define` line) as IR.
+    let text = fixture("objdump_dump.ll");
+    let headless = &text[text.find('\n').unwrap() + 1..];
+    let mut m = read_module(headless);
+    assert_eq!(m.first_line, 1);
+    assert!(all_diagnostics(&mut m).is_empty());
+    assert!(m.text.trim_end().ends_with("!11 = !{!\"Simple C++ TBAA\"}"));
+    let names: Vec<_> = m.functions.iter().map(|f| f.name).collect();
+    assert_eq!(names, ["add_one"]);
+    assert_eq!(air_info(&m).entry_points.len(), 1);
+}
+
 // ---- 10. AIR metadata ----
 
 #[test]
