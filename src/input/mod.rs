@@ -228,7 +228,9 @@ pub fn as_ir_text(bytes: &[u8]) -> Result<&str, InputError> {
     if bytes.starts_with(b"MTLB") {
         return Err(InputError("a .metallib container, not IR text".into()));
     }
-    match std::str::from_utf8(bytes) {
+    // simdutf8 checks 12 MB in a tenth of the instructions `std` takes
+    // (1% of a whole scan); `std` finds the offending byte when it fails.
+    match simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes)) {
         Ok(s) => {
             if let Some(i) = memchr::memchr(0, &bytes[..bytes.len().min(1 << 16)]) {
                 let line = 1 + memchr::memchr_iter(b'\n', &bytes[..i]).count();
