@@ -1004,9 +1004,18 @@ fn instruction_text(text: &str, function: &ir::Function<'_>, line: u32) -> Strin
         return String::new();
     };
     let skip = line.saturating_sub(function.body_line) as usize;
-    body.split('\n')
-        .nth(skip)
-        .map_or_else(String::new, |l| l.trim().to_string())
+    // memchr's iterator, not `split`: a call per line skipped cost 1.4% of
+    // a scan, with every finding counting down its body from the top.
+    let start = match skip {
+        0 => 0,
+        _ => match memchr::memchr_iter(b'\n', body.as_bytes()).nth(skip - 1) {
+            Some(newline) => newline + 1,
+            None => return String::new(),
+        },
+    };
+    let rest = &body[start..];
+    let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+    rest[..end].trim().to_string()
 }
 
 /// Function bodies the walk is done with, given to `release` in runs of a
