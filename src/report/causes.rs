@@ -100,10 +100,15 @@ pub struct Causes {
 impl Causes {
     /// Counts one more instance, of `file`.
     pub fn add(&mut self, file: &str, f: &Finding) {
-        let index = *self.at.entry(f.cause.clone()).or_insert_with(|| {
-            self.list.push(Cause::new(f));
-            self.list.len() - 1
-        });
+        // Names are copied only when new: most instances repeat them.
+        let index = match self.at.get(&f.cause) {
+            Some(&index) => index,
+            None => {
+                self.list.push(Cause::new(f));
+                self.at.insert(f.cause.clone(), self.list.len() - 1);
+                self.list.len() - 1
+            }
+        };
         let Some(c) = self.list.get_mut(index) else {
             return;
         };
@@ -117,11 +122,18 @@ impl Causes {
             }
         }
         c.instances += 1;
-        if c.file_set.insert(file.to_string()) {
+        if !c.file_set.contains(file) {
+            c.file_set.insert(file.to_string());
             c.files += 1;
         }
-        c.kernels.extend(f.kernels.iter().cloned());
-        c.functions.insert(f.function.to_string());
+        for k in f.kernels.iter() {
+            if !c.kernels.contains(k) {
+                c.kernels.insert(k.clone());
+            }
+        }
+        if !c.functions.contains(&*f.function) {
+            c.functions.insert(f.function.to_string());
+        }
         if let (Some(total), Some(each)) = (&mut c.estimated_cycles, c.cycles_per_execution) {
             *total += u64::from(each);
         }
