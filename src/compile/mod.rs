@@ -257,13 +257,20 @@ fn prepare(path: &Path, tool: Option<&LlvmDis>, each: &mut dyn FnMut(ModuleResul
                 each(ModuleResult { name, kind, text });
             }
         } else {
+            // Where the modules read so far begin.
+            let mut done_from = usize::MAX;
             for ((f, name), kind) in lib.functions.iter().zip(names).zip(kinds) {
                 let module = f.module();
                 let base = (module.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
                 let text = native(module, &name, base as u64);
-                // Done with its bytes: a mapped library keeps one module's
-                // pages at a time, not all of them by its last module.
-                source.release_bytes(f.bitcode);
+                // Done with its bytes: a mapped library keeps a module's
+                // pages at a time, not all of them by its last module. From
+                // the first module read, as reading a page maps its
+                // neighbours (the kernel's fault-around, 64 KB) again, those
+                // of modules already read too.
+                done_from = done_from.min(base);
+                let end = base.saturating_add(f.bitcode.len());
+                source.release_bytes(bytes.get(done_from..end).unwrap_or_default());
                 each(ModuleResult { name, kind, text });
             }
         }
