@@ -1477,3 +1477,42 @@ impl Progress {
         self.bar.finish_and_clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Arrived, FileReport, InOrder};
+
+    fn report(name: &str) -> FileReport {
+        FileReport::skipped(name.to_string(), String::new())
+    }
+
+    /// The file in line passes its reports on as they come; a later file's
+    /// wait until every file before it is done, then go in walk order.
+    #[test]
+    fn reports_are_given_in_walk_order_as_soon_as_they_can_be() {
+        let mut in_order = InOrder::default();
+        let mut given: Vec<String> = Vec::new();
+        let mut take = |in_order: &mut InOrder, arrived, given: &mut Vec<String>| {
+            in_order.take(arrived, &mut |r: FileReport| given.push(r.path));
+        };
+        take(&mut in_order, Arrived::Report(1, report("1a")), &mut given);
+        take(&mut in_order, Arrived::Report(0, report("0a")), &mut given);
+        assert_eq!(given, ["0a"], "the file in line waits for nothing");
+        take(&mut in_order, Arrived::Done(1), &mut given);
+        take(&mut in_order, Arrived::Report(3, report("3a")), &mut given);
+        take(&mut in_order, Arrived::Report(0, report("0b")), &mut given);
+        assert_eq!(given, ["0a", "0b"]);
+        take(&mut in_order, Arrived::Report(2, report("2a")), &mut given);
+        take(&mut in_order, Arrived::Done(0), &mut given);
+        // 1 was done: 2 is now in line, and its next report passes at once.
+        assert_eq!(given, ["0a", "0b", "1a", "2a"]);
+        take(&mut in_order, Arrived::Report(2, report("2b")), &mut given);
+        assert_eq!(given, ["0a", "0b", "1a", "2a", "2b"]);
+        take(&mut in_order, Arrived::Done(2), &mut given);
+        take(&mut in_order, Arrived::Report(4, report("4a")), &mut given);
+        assert_eq!(given, ["0a", "0b", "1a", "2a", "2b", "3a"]);
+        // A file never said done holds back no other at the end.
+        in_order.flush(&mut |r: FileReport| given.push(r.path));
+        assert_eq!(given, ["0a", "0b", "1a", "2a", "2b", "3a", "4a"]);
+    }
+}
