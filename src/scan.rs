@@ -1154,7 +1154,7 @@ pub fn scan_each(
                     }
                     finished = finished.max(i);
                     if let Some((place, _)) = files.get(i) {
-                        give(Arrived::Report(*place, report));
+                        give(Arrived::Report(*place, Box::new(report)));
                     }
                 });
                 for (place, _) in files.get(finished..).unwrap_or_default() {
@@ -1162,21 +1162,21 @@ pub fn scan_each(
                 }
             }
             Unit::One(i, Found::File(p)) if xcrun::is_metal(p) => {
-                give(Arrived::Report(*i, scan_metal(p, config)));
+                give(Arrived::Report(*i, Box::new(scan_metal(p, config))));
                 give(Arrived::Done(*i));
             }
             Unit::One(i, Found::File(p)) => {
-                scan_path_each(p, config, &mut |r| give(Arrived::Report(*i, r)));
+                scan_path_each(p, config, &mut |r| give(Arrived::Report(*i, Box::new(r))));
                 give(Arrived::Done(*i));
             }
             Unit::Skipped(i, p, why) => {
                 let report = FileReport::skipped(p.display().to_string(), why.clone());
-                give(Arrived::Report(*i, report));
+                give(Arrived::Report(*i, Box::new(report)));
                 give(Arrived::Done(*i));
             }
             Unit::One(i, Found::Error(p, e)) => {
                 let report = FileReport::failed(p.display().to_string(), e.clone());
-                give(Arrived::Report(*i, report));
+                give(Arrived::Report(*i, Box::new(report)));
                 give(Arrived::Done(*i));
             }
         }
@@ -1232,7 +1232,7 @@ pub fn scan_each(
 fn in_threads(
     pool: &rayon::ThreadPool,
     units: std::sync::mpsc::Receiver<Unit>,
-    work: &(dyn Fn(&Unit, &mut dyn FnMut(Arrived)) + Sync),
+    work: &UnitWork<'_>,
     mut arrived: impl FnMut(Arrived),
 ) {
     let units = std::sync::Mutex::new(units);
@@ -1264,9 +1264,12 @@ fn in_threads(
 /// What a unit gives as it goes, each with its file's place in the walk:
 /// one of the file's reports, or the end of them.
 enum Arrived {
-    Report(usize, FileReport),
+    Report(usize, Box<FileReport>),
     Done(usize),
 }
+
+/// Scans a unit, giving what it finds as it goes.
+type UnitWork<'w> = dyn Fn(&Unit, &mut dyn FnMut(Arrived)) + Sync + 'w;
 
 /// Reports that arrive out of order, given on in order: those of the file
 /// next in line at once, the others once every file before theirs is done.
@@ -1282,8 +1285,10 @@ impl InOrder {
     /// Takes what a unit gave and gives `sink` every report now in line.
     fn take(&mut self, arrived: Arrived, sink: &mut impl FnMut(FileReport)) {
         match arrived {
-            Arrived::Report(place, report) if place == self.wanted => sink(report),
-            Arrived::Report(place, report) => self.waiting.entry(place).or_default().0.push(report),
+            Arrived::Report(place, report) if place == self.wanted => sink(*report),
+            Arrived::Report(place, report) => {
+                self.waiting.entry(place).or_default().0.push(*report)
+            }
             Arrived::Done(place) if place == self.wanted => self.next(sink),
             Arrived::Done(place) => self.waiting.entry(place).or_default().1 = true,
         }
@@ -1482,8 +1487,8 @@ impl Progress {
 mod tests {
     use super::{Arrived, FileReport, InOrder};
 
-    fn report(name: &str) -> FileReport {
-        FileReport::skipped(name.to_string(), String::new())
+    fn report(name: &str) -> Box<FileReport> {
+        Box::new(FileReport::skipped(name.to_string(), String::new()))
     }
 
     /// The file in line passes its reports on as they come; a later file's
@@ -1492,7 +1497,7 @@ mod tests {
     fn reports_are_given_in_walk_order_as_soon_as_they_can_be() {
         let mut in_order = InOrder::default();
         let mut given: Vec<String> = Vec::new();
-        let mut take = |in_order: &mut InOrder, arrived, given: &mut Vec<String>| {
+        let take = |in_order: &mut InOrder, arrived, given: &mut Vec<String>| {
             in_order.take(arrived, &mut |r: FileReport| given.push(r.path));
         };
         take(&mut in_order, Arrived::Report(1, report("1a")), &mut given);
