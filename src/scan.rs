@@ -283,45 +283,66 @@ pub fn scan_binary(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
 /// [`scan_binary`] for several files, each file's reports apart, their
 /// modules disassembled together (`compile::disassemble_files`).
 pub fn scan_binaries(paths: &[&Path], config: &ScanConfig<'_>) -> Vec<Vec<FileReport>> {
+    let mut reports: Vec<Vec<FileReport>> = paths.iter().map(|_| Vec::new()).collect();
+    scan_binaries_each(paths, config, &mut |i, report| {
+        if let Some(file) = reports.get_mut(i) {
+            file.push(report);
+        }
+    });
+    reports
+}
+
+/// [`scan_binaries`], giving each report to `each` with its file's index in
+/// `paths`, in order. Natively, each module is scanned as soon as it is read
+/// and its report given before the next is read, so that a library's reports
+/// need not all be held (`scan_each` writes them as they come); through
+/// llvm-dis, the files' modules go in batches first.
+pub fn scan_binaries_each(
+    paths: &[&Path],
+    config: &ScanConfig<'_>,
+    each: &mut dyn FnMut(usize, FileReport),
+) {
     // Read natively unless `--llvm-dis` names a tool.
     let tool = match config.llvm_dis.as_ref().map(|_| config.llvm_dis()) {
         None => None,
         Some(Ok(t)) => Some(t),
         Some(Err(e)) => {
-            return paths
-                .iter()
-                .map(|p| vec![FileReport::failed(p.display().to_string(), e.clone())])
-                .collect();
+            for (i, p) in paths.iter().enumerate() {
+                each(i, FileReport::failed(p.display().to_string(), e.clone()));
+            }
+            return;
         }
     };
-    // Natively, each module is scanned as soon as it is read and its text
-    // let go; through llvm-dis, the files' modules go in batches first.
     let Some(tool) = tool else {
-        return paths
-            .iter()
-            .map(|path| {
-                let mut reports = Vec::new();
-                let read = crate::compile::each_native_module(path, |m| {
-                    reports.push(scan_binary_module(path, m, config));
-                });
-                binary_file_reports(path, read.map(|()| reports))
-            })
-            .collect();
+        for (i, path) in paths.iter().enumerate() {
+            let mut note = mismatch_note(path);
+            let read = crate::compile::each_native_module(path, |m| {
+                let mut report = scan_binary_module(path, m, config);
+                if let Some(note) = note.take() {
+                    report.diagnostics.insert(0, note);
+                }
+                each(i, report);
+            });
+            // For the file as a whole, found before any module is given
+            // (`each_native_module`): the file's one report.
+            if let Err(e) = read {
+                each(i, FileReport::failed(path.display().to_string(), e));
+            }
+        }
+        return;
     };
     let disassembled = crate::compile::disassemble_files_with(paths, Some(tool));
-    paths
-        .iter()
-        .zip(disassembled)
-        .map(|(path, modules)| {
-            let reports = modules.map(|modules| {
-                modules
-                    .into_iter()
-                    .map(|m| scan_binary_module(path, m, config))
-                    .collect()
-            });
-            binary_file_reports(path, reports)
-        })
-        .collect()
+    for (i, (path, modules)) in paths.iter().zip(disassembled).enumerate() {
+        let reports = modules.map(|modules| {
+            modules
+                .into_iter()
+                .map(|m| scan_binary_module(path, m, config))
+                .collect()
+        });
+        for report in binary_file_reports(path, reports) {
+            each(i, report);
+        }
+    }
 }
 
 /// The report of one module of the binary file `path`.
@@ -358,11 +379,17 @@ fn binary_file_reports(path: &Path, reports: Result<Vec<FileReport>, String>) ->
         Ok(r) => r,
         Err(e) => return vec![FileReport::failed(path.display().to_string(), e)],
     };
-    let note = input::Kind::of_file(path).and_then(|k| k.mismatch(path));
-    if let (Some(note), Some(first)) = (note, reports.first_mut()) {
-        first.diagnostics.insert(0, Diagnostic::warning(0, note));
+    if let (Some(note), Some(first)) = (mismatch_note(path), reports.first_mut()) {
+        first.diagnostics.insert(0, note);
     }
     reports
+}
+
+/// The note a binary file's first report carries when its extension does
+/// not match its contents.
+fn mismatch_note(path: &Path) -> Option<Diagnostic> {
+    let note = input::Kind::of_file(path).and_then(|k| k.mismatch(path))?;
+    Some(Diagnostic::warning(0, note))
 }
 
 /// The file name `--emit-ir` gives the text of the module the JSON and
@@ -589,15 +616,25 @@ pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
 /// IR text here, bitcode and metallibs through llvm-dis (one report per
 /// module). A file named for another kind gets a note saying so.
 pub fn scan_path(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
+    let mut reports = Vec::new();
+    scan_path_each(path, config, &mut |r| reports.push(r));
+    reports
+}
+
+/// [`scan_path`], giving each report to `each` as soon as it is made (a
+/// binary's module by module).
+pub fn scan_path_each(path: &Path, config: &ScanConfig<'_>, each: &mut dyn FnMut(FileReport)) {
     let source = match input::load(path) {
         Ok(s) => s,
-        Err(e) => return vec![FileReport::failed(path.display().to_string(), e.0)],
+        Err(e) => return each(FileReport::failed(path.display().to_string(), e.0)),
     };
     if input::Kind::of(source.bytes()).is_binary() {
         drop(source);
-        return scan_binaries(&[path], config).concat();
+        return scan_binaries_each(&[path], config, &mut |_, r| each(r));
     }
     scan_source(path, &source, config)
+        .into_iter()
+        .for_each(each);
 }
 
 /// Scans one IR text file: one report, or, for a whole library's
@@ -1100,8 +1137,9 @@ pub fn scan_all(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Scan
 /// Scans `paths` with `jobs` threads and gives each file's report to `sink`,
 /// on the calling thread, in the order the files were found, as soon as it
 /// and every report before it are done: a caller that writes each report and
-/// lets it go holds a few at a time, not the whole scan's. The folders are
-/// walked on a thread of their own while the first files are scanned.
+/// lets it go holds a few at a time, not the whole scan's. A library's
+/// modules come one by one, as they are read. The folders are walked on a
+/// thread of their own while the first files are scanned.
 pub fn scan_each(
     paths: &[PathBuf],
     jobs: usize,
@@ -1110,33 +1148,48 @@ pub fn scan_each(
 ) -> ScanOutput {
     let bar = Progress::new(config.progress);
     // Each unit gives each of its files' reports, with the file's place in
-    // the walk: reports come out in that order whatever the grouping.
-    let work = |unit: &Unit| -> UnitReports {
-        let out = match unit {
+    // the walk, then says the file is done: reports come out in that order
+    // whatever the grouping.
+    let work = |unit: &Unit, give: &mut dyn FnMut(Arrived)| {
+        match unit {
             Unit::Binaries(files) => {
                 let paths: Vec<&Path> = files.iter().map(|(_, p)| p.as_path()).collect();
-                let reports = scan_binaries(&paths, config);
-                files.iter().map(|(i, _)| *i).zip(reports).collect()
+                // Files come in order: those before the one giving a report
+                // are done.
+                let mut finished = 0;
+                scan_binaries_each(&paths, config, &mut |i, report| {
+                    for (place, _) in files.get(finished..i).unwrap_or_default() {
+                        give(Arrived::Done(*place));
+                    }
+                    finished = finished.max(i);
+                    if let Some((place, _)) = files.get(i) {
+                        give(Arrived::Report(*place, Box::new(report)));
+                    }
+                });
+                for (place, _) in files.get(finished..).unwrap_or_default() {
+                    give(Arrived::Done(*place));
+                }
             }
             Unit::One(i, Found::File(p)) if xcrun::is_metal(p) => {
-                vec![(*i, vec![scan_metal(p, config)])]
+                give(Arrived::Report(*i, Box::new(scan_metal(p, config))));
+                give(Arrived::Done(*i));
             }
-            Unit::One(i, Found::File(p)) => vec![(*i, scan_path(p, config))],
+            Unit::One(i, Found::File(p)) => {
+                scan_path_each(p, config, &mut |r| give(Arrived::Report(*i, Box::new(r))));
+                give(Arrived::Done(*i));
+            }
             Unit::Skipped(i, p, why) => {
-                vec![(
-                    *i,
-                    vec![FileReport::skipped(p.display().to_string(), why.clone())],
-                )]
+                let report = FileReport::skipped(p.display().to_string(), why.clone());
+                give(Arrived::Report(*i, Box::new(report)));
+                give(Arrived::Done(*i));
             }
             Unit::One(i, Found::Error(p, e)) => {
-                vec![(
-                    *i,
-                    vec![FileReport::failed(p.display().to_string(), e.clone())],
-                )]
+                let report = FileReport::failed(p.display().to_string(), e.clone());
+                give(Arrived::Report(*i, Box::new(report)));
+                give(Arrived::Done(*i));
             }
-        };
-        bar.done(out.len());
-        out
+        }
+        bar.done(unit.files());
     };
     let mut in_order = InOrder::default();
     let (units, walked_units) = std::sync::mpsc::channel();
@@ -1151,19 +1204,18 @@ pub fn scan_each(
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
             .build();
+        let mut arrived = |arrived| in_order.take(arrived, &mut sink);
         match pool {
-            // One thread: each report is given before the next file is read.
+            // One thread: each report is given as soon as it is made.
             Ok(pool) if jobs <= 1 => pool.install(|| {
                 for unit in walked_units {
-                    in_order.put(work(&unit), &mut sink);
+                    work(&unit, &mut arrived);
                 }
             }),
-            Ok(pool) => in_threads(&pool, walked_units, &work, |reports| {
-                in_order.put(reports, &mut sink)
-            }),
+            Ok(pool) => in_threads(&pool, walked_units, &work, arrived),
             Err(_) => {
                 for unit in walked_units {
-                    in_order.put(work(&unit), &mut sink);
+                    work(&unit, &mut arrived);
                 }
             }
         }
@@ -1184,65 +1236,94 @@ pub fn scan_each(
 
 /// Runs `work` on every unit with the pool's threads, which take units in
 /// the order the walk sends them (rayon's splitting would start the second
-/// half early and leave its reports waiting), and gives each unit's reports
-/// to `arrived` on the calling thread as they come.
+/// half early and leave its reports waiting), and gives what each unit
+/// gives to `arrived` on the calling thread as it comes.
 fn in_threads(
     pool: &rayon::ThreadPool,
     units: std::sync::mpsc::Receiver<Unit>,
-    work: &(dyn Fn(&Unit) -> UnitReports + Sync),
-    mut arrived: impl FnMut(UnitReports),
+    work: &UnitWork<'_>,
+    mut arrived: impl FnMut(Arrived),
 ) {
     let units = std::sync::Mutex::new(units);
-    let take_units = |done: std::sync::mpsc::Sender<UnitReports>| {
+    let take_units = |to_caller: std::sync::mpsc::Sender<Arrived>| {
         // The lock is let go before the work: only the taking is shared.
         while let Some(unit) = units.lock().ok().and_then(|walked| walked.recv().ok()) {
-            if done.send(work(&unit)).is_err() {
+            let mut caller_gone = false;
+            work(&unit, &mut |a| caller_gone |= to_caller.send(a).is_err());
+            if caller_gone {
                 return;
             }
         }
     };
-    let (done, reports) = std::sync::mpsc::channel();
+    let (to_caller, from_workers) = std::sync::mpsc::channel();
     std::thread::scope(|threads| {
         threads.spawn(|| {
             pool.scope(|scope| {
                 for _ in 0..pool.current_num_threads() {
-                    let done = done.clone();
-                    scope.spawn(|_| take_units(done));
+                    let to_caller = to_caller.clone();
+                    scope.spawn(|_| take_units(to_caller));
                 }
-                drop(done);
+                drop(to_caller);
             })
         });
-        reports.into_iter().for_each(&mut arrived);
+        from_workers.into_iter().for_each(&mut arrived);
     });
 }
 
-/// A unit's reports, each file's with its place in the walk.
-type UnitReports = Vec<(usize, Vec<FileReport>)>;
+/// What a unit gives as it goes, each with its file's place in the walk:
+/// one of the file's reports, or the end of them.
+enum Arrived {
+    Report(usize, Box<FileReport>),
+    Done(usize),
+}
 
-/// Reports that arrive out of order, given on in order.
+/// Scans a unit, giving what it finds as it goes.
+type UnitWork<'w> = dyn Fn(&Unit, &mut dyn FnMut(Arrived)) + Sync + 'w;
+
+/// Reports that arrive out of order, given on in order: those of the file
+/// next in line at once, the others once every file before theirs is done.
 #[derive(Default)]
 struct InOrder {
-    waiting: std::collections::BTreeMap<usize, Vec<FileReport>>,
+    /// By place: the reports of a file after the next in line, and whether
+    /// it is done.
+    waiting: std::collections::BTreeMap<usize, (Vec<FileReport>, bool)>,
     wanted: usize,
 }
 
 impl InOrder {
-    /// Takes a unit's reports (each with its file's place in the walk) and
-    /// gives `sink` every report now next in line.
-    fn put(&mut self, reports: UnitReports, sink: &mut impl FnMut(FileReport)) {
-        self.waiting.extend(reports);
-        while let Some(reports) = self.waiting.remove(&self.wanted) {
-            reports.into_iter().for_each(&mut *sink);
-            self.wanted += 1;
+    /// Takes what a unit gave and gives `sink` every report now in line.
+    fn take(&mut self, arrived: Arrived, sink: &mut impl FnMut(FileReport)) {
+        match arrived {
+            Arrived::Report(place, report) if place == self.wanted => sink(*report),
+            Arrived::Report(place, report) => {
+                self.waiting.entry(place).or_default().0.push(*report)
+            }
+            Arrived::Done(place) if place == self.wanted => self.next(sink),
+            Arrived::Done(place) => self.waiting.entry(place).or_default().1 = true,
         }
     }
 
-    /// Gives whatever still waits: a file that gave no entry (none should)
-    /// holds back no other.
+    /// The file in line is done: gives the reports of those after it, up to
+    /// the first not done, which is then in line.
+    fn next(&mut self, sink: &mut impl FnMut(FileReport)) {
+        loop {
+            self.wanted += 1;
+            let Some((reports, done)) = self.waiting.remove(&self.wanted) else {
+                return;
+            };
+            reports.into_iter().for_each(&mut *sink);
+            if !done {
+                return;
+            }
+        }
+    }
+
+    /// Gives whatever still waits: a file that never said it was done (none
+    /// should) holds back no other.
     fn flush(&mut self, sink: &mut impl FnMut(FileReport)) {
         std::mem::take(&mut self.waiting)
             .into_values()
-            .flatten()
+            .flat_map(|(reports, _)| reports)
             .for_each(sink);
     }
 }
@@ -1255,6 +1336,16 @@ enum Unit {
     /// A file not to read, and why: its report says so, in its place.
     Skipped(usize, PathBuf, String),
     Binaries(Vec<(usize, PathBuf)>),
+}
+
+impl Unit {
+    /// How many files it reads.
+    fn files(&self) -> usize {
+        match self {
+            Unit::Binaries(files) => files.len(),
+            _ => 1,
+        }
+    }
 }
 
 /// Cuts what the walk finds into units and sends each on as soon as it is
@@ -1398,5 +1489,44 @@ impl Progress {
 
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Arrived, FileReport, InOrder};
+
+    fn report(name: &str) -> Box<FileReport> {
+        Box::new(FileReport::skipped(name.to_string(), String::new()))
+    }
+
+    /// The file in line passes its reports on as they come; a later file's
+    /// wait until every file before it is done, then go in walk order.
+    #[test]
+    fn reports_are_given_in_walk_order_as_soon_as_they_can_be() {
+        let mut in_order = InOrder::default();
+        let mut given: Vec<String> = Vec::new();
+        let take = |in_order: &mut InOrder, arrived, given: &mut Vec<String>| {
+            in_order.take(arrived, &mut |r: FileReport| given.push(r.path));
+        };
+        take(&mut in_order, Arrived::Report(1, report("1a")), &mut given);
+        take(&mut in_order, Arrived::Report(0, report("0a")), &mut given);
+        assert_eq!(given, ["0a"], "the file in line waits for nothing");
+        take(&mut in_order, Arrived::Done(1), &mut given);
+        take(&mut in_order, Arrived::Report(3, report("3a")), &mut given);
+        take(&mut in_order, Arrived::Report(0, report("0b")), &mut given);
+        assert_eq!(given, ["0a", "0b"]);
+        take(&mut in_order, Arrived::Report(2, report("2a")), &mut given);
+        take(&mut in_order, Arrived::Done(0), &mut given);
+        // 1 was done: 2 is now in line, and its next report passes at once.
+        assert_eq!(given, ["0a", "0b", "1a", "2a"]);
+        take(&mut in_order, Arrived::Report(2, report("2b")), &mut given);
+        assert_eq!(given, ["0a", "0b", "1a", "2a", "2b"]);
+        take(&mut in_order, Arrived::Done(2), &mut given);
+        take(&mut in_order, Arrived::Report(4, report("4a")), &mut given);
+        assert_eq!(given, ["0a", "0b", "1a", "2a", "2b", "3a"]);
+        // A file never said done holds back no other at the end.
+        in_order.flush(&mut |r: FileReport| given.push(r.path));
+        assert_eq!(given, ["0a", "0b", "1a", "2a", "2b", "3a", "4a"]);
     }
 }

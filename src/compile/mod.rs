@@ -166,8 +166,9 @@ pub fn disassemble_files_with(
 /// Reads every module of an `.air` or `.metallib` file natively, handing
 /// each to `each` before the next is read, so that one module's text is
 /// held at a time (a metallib's whole set, 382 texts for mlx.metallib, is
-/// what [`disassemble_files_with`] holds). The error is for the file as a
-/// whole, as in [`disassemble_each`].
+/// what [`disassemble_files_with`] holds), and each module's pages of a
+/// mapped file given back once it is read. The error is for the file as a
+/// whole, as in [`disassemble_each`], and comes before any module is given.
 pub fn each_native_module(path: &Path, mut each: impl FnMut(ModuleResult)) -> Result<(), String> {
     match prepare(path, None, &mut each) {
         Prepared::Failed(e) => Err(e),
@@ -256,10 +257,20 @@ fn prepare(path: &Path, tool: Option<&LlvmDis>, each: &mut dyn FnMut(ModuleResul
                 each(ModuleResult { name, kind, text });
             }
         } else {
+            // Where the modules read so far begin.
+            let mut done_from = usize::MAX;
             for ((f, name), kind) in lib.functions.iter().zip(names).zip(kinds) {
                 let module = f.module();
                 let base = (module.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
                 let text = native(module, &name, base as u64);
+                // Done with its bytes: a mapped library keeps a module's
+                // pages at a time, not all of them by its last module. From
+                // the first module read, as reading a page maps its
+                // neighbours (the kernel's fault-around, 64 KB) again, those
+                // of modules already read too.
+                done_from = done_from.min(base);
+                let end = base.saturating_add(f.bitcode.len());
+                source.release_bytes(bytes.get(done_from..end).unwrap_or_default());
                 each(ModuleResult { name, kind, text });
             }
         }
