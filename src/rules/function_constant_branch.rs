@@ -30,6 +30,15 @@ pub struct FunctionConstantBranch;
 /// registers (see docs/RULES.md, "function-constant-branch").
 pub const LARGE_REGION: u32 = 12;
 
+/// A conditional `br` or a `switch`.
+fn is_decision(inst: &Instruction<'_>) -> bool {
+    match inst.opcode {
+        Opcode::Br => inst.operands.len() == 3,
+        Opcode::Switch => true,
+        _ => false,
+    }
+}
+
 /// Casts and masks a switch passes through between its load and its test.
 fn is_transparent(inst: &Instruction<'_>) -> bool {
     match inst.opcode {
@@ -242,10 +251,21 @@ impl RuleHook for FunctionConstantBranch {
         "function-constant-branch"
     }
 
+    /// A conditional `br` or a `switch`: an unconditional `br` decides nothing.
+    fn may_describe(&self, ctx: &FunctionContext<'_, '_>, inst: usize) -> bool {
+        ctx.body
+            .instructions
+            .get(inst)
+            .is_some_and(|i| is_decision(i))
+    }
+
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
+        if !is_decision(inst) {
+            return None;
+        }
         let candidates = match inst.opcode {
-            Opcode::Br if inst.operands.len() == 3 => tested(ctx, &inst.operands.first()?.value),
+            Opcode::Br => tested(ctx, &inst.operands.first()?.value),
             Opcode::Switch => {
                 let cases = inst.operands.get(2..).unwrap_or(&[]);
                 let values = cases
@@ -278,7 +298,8 @@ impl RuleHook for FunctionConstantBranch {
             .filter_map(|&b| ctx.body.blocks.get(b))
             .map(|b| b.instructions.len() as u32)
             .sum();
-        if m.loop_depth == 0 && region_instructions < LARGE_REGION {
+        let loop_depth = m.loop_depth(ctx);
+        if loop_depth == 0 && region_instructions < LARGE_REGION {
             return None;
         }
         let kind = if bits <= 8 && compared_to.iter().all(|c| *c == 0 || *c == 1) {
@@ -290,8 +311,8 @@ impl RuleHook for FunctionConstantBranch {
             "bool" => "a bool",
             _ => "an enum-like switch",
         };
-        let place = if m.loop_depth > 0 {
-            format!("inside a loop (depth {}), every iteration", m.loop_depth)
+        let place = if loop_depth > 0 {
+            format!("inside a loop (depth {loop_depth}), every iteration")
         } else {
             format!("around {region_instructions} instructions")
         };
@@ -303,7 +324,7 @@ impl RuleHook for FunctionConstantBranch {
                 compared_to,
                 kind,
                 region_instructions,
-                loop_depth: m.loop_depth,
+                loop_depth,
                 switch,
             }),
             help: None,
