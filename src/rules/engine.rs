@@ -33,8 +33,8 @@ pub struct Matched {
 impl Matched {
     /// Loop nesting depth of the match (0 outside loops). Asked only by
     /// `in_loop`, by hooks that need it and for a finding: loops are built
-    /// on first use, and most matches of a function without a finding
-    /// (rejected by their hook) never need them.
+    /// on first use, so a function whose matches its hooks all reject
+    /// without asking builds none.
     pub fn loop_depth(&self, ctx: &FunctionContext<'_, '_>) -> u32 {
         ctx.cf.loops().depth(ctx.du.block_of(self.inst))
     }
