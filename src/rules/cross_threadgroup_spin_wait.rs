@@ -154,6 +154,12 @@ impl RuleHook for CrossThreadgroupSpinWait {
         "cross-threadgroup-spin-wait"
     }
 
+    /// The pattern names every load (it cannot say "atomic"): a plain one,
+    /// most of them, is turned away here before its loop is looked for.
+    fn may_describe(&self, ctx: &FunctionContext<'_, '_>, inst: usize) -> bool {
+        device_atomic(ctx, inst).is_some()
+    }
+
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let (_, operation) = device_atomic(ctx, m.inst)?;
         let (l, exits) = waiting_loop(ctx, m.inst)?;

@@ -132,11 +132,9 @@ impl RuleHook for DeviceAtomicContention {
             .or_else(|| address.origin_of(OriginKind::Argument))
             .map_or_else(|| "device memory".to_string(), |o| o.name);
         let append_counter = !ctx.du.users_row(Def::Inst(m.inst)).is_empty();
-        let in_loop = if m.loop_depth > 0 {
-            format!(
-                " It sits in a loop (depth {}), which multiplies the updates.",
-                m.loop_depth
-            )
+        let loop_depth = m.loop_depth(ctx);
+        let in_loop = if loop_depth > 0 {
+            format!(" It sits in a loop (depth {loop_depth}), which multiplies the updates.")
         } else {
             String::new()
         };
@@ -159,7 +157,7 @@ impl RuleHook for DeviceAtomicContention {
             message,
             evidence: Evidence::Atomic(Atomic {
                 append_counter,
-                loop_depth: m.loop_depth,
+                loop_depth,
                 memory,
                 operation: op,
             }),

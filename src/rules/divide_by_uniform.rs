@@ -60,6 +60,7 @@ pub fn divide_evidence(
         name: "?".into(),
     });
     let bits = ctx.module.types.int_bits(inst.ty).unwrap_or(32);
+    let loop_depth = m.loop_depth(ctx);
     let evidence = Evidence::Divide(Divide {
         bits,
         cycles,
@@ -68,7 +69,7 @@ pub fn divide_evidence(
             kind: origin.kind,
             name: origin.name.clone(),
         },
-        loop_depth: m.loop_depth,
+        loop_depth,
         opcode: inst.opcode.name(),
         paired_with,
         vector: ctx.module.types.is_vector(inst.ty),
@@ -80,9 +81,9 @@ pub fn divide_evidence(
 /// figures are Philip Turner's (metal-benchmarks: IMUL(64x64=64) 16 cycles,
 /// IADD64 ~4, against 4 and 1 for 32 bits); no one has timed the 64-bit
 /// divide routine itself.
-pub fn cost_notes(m: &Matched, bits: u32) -> String {
+pub fn cost_notes(loop_depth: u32, bits: u32) -> String {
     let mut s = String::new();
-    push_cost_notes(&mut s, m, bits);
+    push_cost_notes(&mut s, loop_depth, bits);
     s
 }
 
@@ -113,10 +114,10 @@ pub fn pair_note(evidence: &Evidence) -> String {
 }
 
 /// `cost_notes`, appended to `s`.
-fn push_cost_notes(s: &mut String, m: &Matched, bits: u32) {
-    if m.loop_depth > 0 {
+fn push_cost_notes(s: &mut String, loop_depth: u32, bits: u32) {
+    if loop_depth > 0 {
         s.push_str(" It sits in a loop (depth ");
-        let _ = std::fmt::Write::write_fmt(s, format_args!("{}", m.loop_depth));
+        let _ = std::fmt::Write::write_fmt(s, format_args!("{}", loop_depth));
         s.push_str("), so it pays that on every iteration.");
     }
     if bits == 64 {
@@ -140,7 +141,7 @@ impl RuleHook for DivideByUniform {
                 message: format!(
                     "`{op}` by threads_per_simdgroup, which is always 32 on Apple GPUs: write 32 and the divide becomes a shift (~5 cycles instead of ~730).{}{}",
                     pair_note(&evidence),
-                    cost_notes(m, bits)
+                    cost_notes(m.loop_depth(ctx), bits)
                 ),
                 evidence,
                 help: Some("Divide by the literal 32 (or shift right by 5): threads_per_simdgroup is 32 on every Apple GPU.".into()),
@@ -212,7 +213,7 @@ impl RuleHook for DivideByUniform {
             message.push_str(piece);
         }
         message.push_str(&pair_note(&evidence));
-        push_cost_notes(&mut message, m, bits);
+        push_cost_notes(&mut message, m.loop_depth(ctx), bits);
         Some(Description {
             message,
             evidence,

@@ -41,7 +41,7 @@ impl RuleHook for DivideByVarying {
                 op_text(inst.opcode.name(), &evidence),
                 origin.name,
                 pair_note(&evidence),
-                cost_notes(m, bits)
+                cost_notes(m.loop_depth(ctx), bits)
             ),
             evidence,
             help: None,

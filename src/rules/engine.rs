@@ -2,8 +2,8 @@
 //! linear in the function: every instruction is tried once, and a chain
 //! step visits a bounded number of users.
 
-use super::FunctionContext;
 use super::pattern::{ChainStep, Match, OperandMatch, ScalarSet};
+use super::{FunctionContext, RuleHook};
 use crate::analysis::defuse::Def;
 use crate::analysis::divergence::{
     Divergence, Skipping, divergent_deciders, reaches_block, returns_at_once, skipping_meets_target,
@@ -21,7 +21,6 @@ const MAX_VISITS: usize = 256;
 pub struct Matched {
     pub inst: usize,
     pub chain: Vec<usize>,
-    pub loop_depth: u32,
     /// For `in_divergent_block`: the thread-varying branch that decides
     /// whether the match runs.
     pub divergent_branch: Option<DivergentBranch>,
@@ -29,6 +28,16 @@ pub struct Matched {
     /// function named in `calls` it reaches first (an index into
     /// `Module::functions`).
     pub reached: Option<usize>,
+}
+
+impl Matched {
+    /// Loop nesting depth of the match (0 outside loops). Asked only by
+    /// `in_loop`, by hooks that need it and for a finding: loops are built
+    /// on first use, so a function whose matches its hooks all reject
+    /// without asking builds none.
+    pub fn loop_depth(&self, ctx: &FunctionContext<'_, '_>) -> u32 {
+        ctx.cf.loops().depth(ctx.du.block_of(self.inst))
+    }
 }
 
 /// A thread-varying branch that decides whether a match runs, and where the
@@ -407,11 +416,13 @@ pub struct Scratch {
 }
 
 /// The matches of `m` in `ctx`'s function, in `out` (cleared first), with
-/// `scratch`'s buffers reused.
+/// `scratch`'s buffers reused; `hook`, the rule's, may turn candidates away
+/// early (`RuleHook::may_describe`).
 pub fn matches_into(
     m: &Match,
     ctx: &FunctionContext<'_, '_>,
     index: &Candidates,
+    hook: Option<&dyn RuleHook>,
     scratch: &mut Scratch,
     out: &mut Vec<Matched>,
 ) {
@@ -476,6 +487,11 @@ pub fn matches_into(
                 continue;
             }
         }
+        // After the divergence check, whose budget must see the same
+        // candidates whatever the hook.
+        if hook.is_some_and(|h| !h.may_describe(ctx, i)) {
+            continue;
+        }
         // Operand conditions are about the named call's own operands; a call
         // that reaches one only through helpers passes other arguments.
         let through_helper = helpers && !opcode_matches(m, inst);
@@ -491,10 +507,9 @@ pub fn matches_into(
         } else {
             None
         };
-        let mut matched = Matched {
+        let matched = Matched {
             inst: i,
             chain,
-            loop_depth: 0,
             divergent_branch,
             reached,
         };
@@ -508,9 +523,8 @@ pub fn matches_into(
         }
         // Loops are built on first use: only for a match that survives
         // every other filter.
-        matched.loop_depth = ctx.cf.loops().depth(block);
         if m.in_loop
-            .is_some_and(|want| want != (matched.loop_depth > 0))
+            .is_some_and(|want| want != (ctx.cf.loops().depth(block) > 0))
         {
             continue;
         }

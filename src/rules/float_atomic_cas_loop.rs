@@ -29,7 +29,7 @@ impl RuleHook for FloatAtomicCasLoop {
             ),
             evidence: Evidence::FloatAtomicCas(FloatAtomicCas {
                 addrspace,
-                loop_depth: m.loop_depth,
+                loop_depth: m.loop_depth(ctx),
                 operation: op.to_string(),
             }),
             help: None,

@@ -22,6 +22,7 @@ use crate::analysis::divergence::int_of;
 use crate::analysis::provenance::{OriginKind, Sources};
 use crate::analysis::slice::decided_region;
 use crate::ir::{Instruction, Opcode, Value};
+use arrayvec::ArrayVec;
 
 pub struct FunctionConstantBranch;
 
@@ -29,6 +30,15 @@ pub struct FunctionConstantBranch;
 /// it, the branch costs a few cycles per thread and its dead side few
 /// registers (see docs/RULES.md, "function-constant-branch").
 pub const LARGE_REGION: u32 = 12;
+
+/// A conditional `br` or a `switch`.
+fn is_decision(inst: &Instruction<'_>) -> bool {
+    match inst.opcode {
+        Opcode::Br => inst.operands.len() == 3,
+        Opcode::Switch => true,
+        _ => false,
+    }
+}
 
 /// Casts and masks a switch passes through between its load and its test.
 fn is_transparent(inst: &Instruction<'_>) -> bool {
@@ -42,19 +52,28 @@ fn is_transparent(inst: &Instruction<'_>) -> bool {
     }
 }
 
-/// The values a branch condition tests against literals, with those
-/// literals: `icmp PRED x, C` (any predicate: `u.mode > 1` is as much a
-/// switch as `u.mode == 2`), `trunc x to i1`, an `i1` load, through
-/// `xor c, true` and into each term of `a && b`, `a || b` (`and`/`or` of
-/// `i1`, or their `select` form): a switch among the terms decides the
-/// branch too.
-fn tested(ctx: &FunctionContext<'_, '_>, cond: &Value<'_>) -> Vec<(usize, Vec<i64>)> {
-    let mut out = Vec::new();
-    let mut work = vec![ctx.du.def_of(cond)];
+/// Steps `tested` takes back from a condition.
+const MAX_TESTED_STEPS: usize = 16;
+
+/// The values a branch condition tests against literals, with each
+/// literal: `icmp PRED x, C` (any predicate: `u.mode > 1` is as much a
+/// switch as `u.mode == 2`), `trunc x to i1` (against 0), an `i1` load,
+/// through `xor c, true` and into each term of `a && b`, `a || b`
+/// (`and`/`or` of `i1`, or their `select` form): a switch among the terms
+/// decides the branch too. On the stack (each step adds at most 3 to the
+/// walk and 1 to the answer): most branches have none, and allocating for
+/// them cost more than the walk.
+fn tested(
+    ctx: &FunctionContext<'_, '_>,
+    cond: &Value<'_>,
+) -> ArrayVec<(usize, i64), MAX_TESTED_STEPS> {
+    let mut out = ArrayVec::new();
+    let mut work: ArrayVec<Option<Def>, { 3 * MAX_TESTED_STEPS + 1 }> = ArrayVec::new();
+    work.push(ctx.du.def_of(cond));
     let mut steps = 0;
     while let Some(d) = work.pop() {
         steps += 1;
-        let (Some(Def::Inst(i)), true) = (d, steps <= 16) else {
+        let (Some(Def::Inst(i)), true) = (d, steps <= MAX_TESTED_STEPS) else {
             continue;
         };
         let Some(inst) = ctx.body.instructions.get(i) else {
@@ -62,14 +81,17 @@ fn tested(ctx: &FunctionContext<'_, '_>, cond: &Value<'_>) -> Vec<(usize, Vec<i6
         };
         let is_bool = ctx.module.types.int_bits(inst.ty) == Some(1);
         let literal_at = |j: usize| inst.operands.get(j).and_then(|o| int_of(&o.value));
+        let mut push = |j: usize| {
+            let _ = work.try_push(ctx.du.operand(i, j));
+        };
         match inst.opcode {
-            Opcode::Xor if literal_at(1).is_some() => work.push(ctx.du.operand(i, 0)),
+            Opcode::Xor if literal_at(1).is_some() => push(0),
             Opcode::And | Opcode::Or if is_bool => {
-                work.push(ctx.du.operand(i, 0));
-                work.push(ctx.du.operand(i, 1));
+                push(0);
+                push(1);
             }
             Opcode::Select if is_bool && (literal_at(1).is_some() || literal_at(2).is_some()) => {
-                work.extend((0..3).map(|j| ctx.du.operand(i, j)));
+                (0..3).for_each(push);
             }
             Opcode::ICmp => {
                 let x = match (literal_at(0), literal_at(1)) {
@@ -77,14 +99,20 @@ fn tested(ctx: &FunctionContext<'_, '_>, cond: &Value<'_>) -> Vec<(usize, Vec<i6
                     (Some(c), None) => Some((1, c)),
                     _ => None,
                 };
-                if let Some((x, c)) = x {
-                    out.extend(ctx.du.operand(i, x).and_then(as_inst).map(|v| (v, vec![c])));
+                if let Some(v) =
+                    x.and_then(|(x, c)| Some((ctx.du.operand(i, x).and_then(as_inst)?, c)))
+                {
+                    let _ = out.try_push(v);
                 }
             }
             Opcode::Trunc => {
-                out.extend(ctx.du.operand(i, 0).and_then(as_inst).map(|v| (v, vec![0])))
+                if let Some(v) = ctx.du.operand(i, 0).and_then(as_inst) {
+                    let _ = out.try_push((v, 0));
+                }
             }
-            Opcode::Load => out.push((i, vec![0])),
+            Opcode::Load => {
+                let _ = out.try_push((i, 0));
+            }
             _ => {}
         }
     }
@@ -242,26 +270,39 @@ impl RuleHook for FunctionConstantBranch {
         "function-constant-branch"
     }
 
+    /// A conditional `br` or a `switch`: an unconditional `br` decides nothing.
+    fn may_describe(&self, ctx: &FunctionContext<'_, '_>, inst: usize) -> bool {
+        ctx.body
+            .instructions
+            .get(inst)
+            .is_some_and(|i| is_decision(i))
+    }
+
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &Matched) -> Option<Description> {
         let inst = ctx.body.instructions.get(m.inst)?;
-        let candidates = match inst.opcode {
-            Opcode::Br if inst.operands.len() == 3 => tested(ctx, &inst.operands.first()?.value),
+        if !is_decision(inst) {
+            return None;
+        }
+        let (bits, switch, compared_to) = match inst.opcode {
+            Opcode::Br => tested(ctx, &inst.operands.first()?.value)
+                .into_iter()
+                .find_map(|(value, c)| {
+                    let (bits, switch) = switch_load(ctx, value)?;
+                    Some((bits, switch, vec![c]))
+                })?,
             Opcode::Switch => {
+                let value = ctx.du.operand(m.inst, 0).and_then(as_inst)?;
+                let (bits, switch) = switch_load(ctx, value)?;
                 let cases = inst.operands.get(2..).unwrap_or(&[]);
                 let values = cases
                     .iter()
                     .step_by(2)
                     .filter_map(|o| int_of(&o.value))
                     .collect();
-                vec![(ctx.du.operand(m.inst, 0).and_then(as_inst)?, values)]
+                (bits, switch, values)
             }
             _ => return None,
         };
-        let (bits, switch, compared_to) =
-            candidates.into_iter().find_map(|(value, compared_to)| {
-                let (bits, switch) = switch_load(ctx, value)?;
-                Some((bits, switch, compared_to))
-            })?;
         let block = ctx.du.block_of(m.inst);
         if ctx
             .cf
@@ -278,7 +319,8 @@ impl RuleHook for FunctionConstantBranch {
             .filter_map(|&b| ctx.body.blocks.get(b))
             .map(|b| b.instructions.len() as u32)
             .sum();
-        if m.loop_depth == 0 && region_instructions < LARGE_REGION {
+        let loop_depth = m.loop_depth(ctx);
+        if loop_depth == 0 && region_instructions < LARGE_REGION {
             return None;
         }
         let kind = if bits <= 8 && compared_to.iter().all(|c| *c == 0 || *c == 1) {
@@ -290,8 +332,8 @@ impl RuleHook for FunctionConstantBranch {
             "bool" => "a bool",
             _ => "an enum-like switch",
         };
-        let place = if m.loop_depth > 0 {
-            format!("inside a loop (depth {}), every iteration", m.loop_depth)
+        let place = if loop_depth > 0 {
+            format!("inside a loop (depth {loop_depth}), every iteration")
         } else {
             format!("around {region_instructions} instructions")
         };
@@ -303,7 +345,7 @@ impl RuleHook for FunctionConstantBranch {
                 compared_to,
                 kind,
                 region_instructions,
-                loop_depth: m.loop_depth,
+                loop_depth,
                 switch,
             }),
             help: None,

@@ -97,6 +97,12 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
 pub trait RuleHook: Sync {
     /// The pattern `name` this hook serves.
     fn name(&self) -> &'static str;
+    /// A cheap test `describe` would fail for candidate instruction `inst`
+    /// (its opcode, flags or types): false turns it away before the
+    /// pattern's costlier conditions (provenance, chains, loops) are checked.
+    fn may_describe(&self, _ctx: &FunctionContext<'_, '_>, _inst: usize) -> bool {
+        true
+    }
     /// Describes a match, or rejects it (`None`) when a closer look says it is no finding.
     fn describe(&self, ctx: &FunctionContext<'_, '_>, m: &engine::Matched) -> Option<Description>;
     /// The severity of this finding when it is not the pattern's (a
@@ -455,6 +461,7 @@ pub fn run(
             &rule.pattern.matcher,
             ctx,
             &index,
+            rule.hook,
             &mut scratch,
             &mut matched,
         );
@@ -482,6 +489,7 @@ pub fn run(
                 .and_then(|h| h.severity(&description))
                 .unwrap_or(rule.pattern.severity);
             let fingerprint = fingerprints.next(ctx, rule, inst, description.evidence.subject());
+            let loop_depth = m.loop_depth(ctx);
             out.push(Finding {
                 rule: rule.shared.name.clone(),
                 rule_id: rule.shared.id.clone(),
@@ -507,8 +515,8 @@ pub fn run(
                 cause: String::new(),
                 cycles: rule.pattern.cycles,
                 inst: m.inst,
-                loop_depth: m.loop_depth,
-                rank: rank(severity, m.loop_depth),
+                loop_depth,
+                rank: rank(severity, loop_depth),
                 evidence: description.evidence,
                 levels: Vec::new(),
             });

@@ -34,7 +34,7 @@ impl RuleHook for PerThreadConstantRead {
             evidence: Evidence::ConstantRead(ConstantRead {
                 buffer,
                 index,
-                loop_depth: m.loop_depth,
+                loop_depth: m.loop_depth(ctx),
             }),
             help: None,
         })
