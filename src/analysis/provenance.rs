@@ -574,9 +574,8 @@ pub fn demangle_fc(global: &str) -> String {
 /// The MSL method an `air.get_<what>_texture…` query stands for:
 /// `get_width`, `get_height`, `get_depth`, `get_array_size`,
 /// `get_num_mip_levels`, `get_num_samples`.
-fn texture_query(callee: &str) -> Option<&str> {
+fn texture_query(callee: &str) -> Option<&'static str> {
     let rest = callee.strip_prefix("air.")?;
-    let (query, kind) = rest.split_once("_texture")?;
     let known = [
         "get_width",
         "get_height",
@@ -585,7 +584,14 @@ fn texture_query(callee: &str) -> Option<&str> {
         "get_num_mip_levels",
         "get_num_samples",
     ];
-    (known.contains(&query) && !kind.is_empty()).then_some(query)
+    // By prefixes, not a search for `_texture`: every call asks, and building
+    // a substring searcher per call cost 0.5% of a scan (no query ends in `_`,
+    // so `_texture` right after one is its first occurrence).
+    known.into_iter().find(|q| {
+        rest.strip_prefix(q)
+            .and_then(|r| r.strip_prefix("_texture"))
+            .is_some_and(|kind| !kind.is_empty())
+    })
 }
 
 /// The global a pointer value names, looking through constant casts and GEPs.
@@ -658,7 +664,11 @@ struct Scratch {
     geps: Vec<u32>,
     /// For each parameter, whether the function writes memory through it
     /// (a store, an atomic, or a call that is given a pointer into it).
-    written: Vec<bool>,
+    written: Vec<Cell<bool>>,
+    /// Calls given arguments, whose part of `written` is added at the first
+    /// question (`writes_through`), and whether it has been.
+    calls: Vec<u32>,
+    calls_marked: Cell<bool>,
     /// (alloca, store into it), in instruction order for each alloca.
     stores: Vec<(u32, u32)>,
     stack: Vec<u32>,
@@ -886,7 +896,9 @@ impl<'a> Walker<'_, 'a> {
         s.geps.clear();
         s.stores.clear();
         s.written.clear();
-        s.written.resize(du.params(), false);
+        s.written.resize(du.params(), Cell::new(false));
+        s.calls.clear();
+        s.calls_marked.set(false);
         // Opcodes and operand rows from DefUse: only loads and stores are
         // looked at, and the instructions themselves only for globals.
         for (i, &opcode) in du.opcodes()[..n].iter().enumerate() {
@@ -909,36 +921,20 @@ impl<'a> Walker<'_, 'a> {
                     s.geps.truncate(mark);
                     match root {
                         PtrRoot::Alloca(a) => s.stores.push((a, i as u32)),
-                        PtrRoot::Param(k) => mark_written(&mut s.written, k),
+                        PtrRoot::Param(k) => mark_written(&s.written, k),
                         _ => {}
                     }
                 }
                 Opcode::AtomicRmw | Opcode::CmpXchg => {
                     let mark_at = s.geps.len();
                     if let PtrRoot::Param(k) = pointer_root(self.body, du, i, 0, &mut s.geps) {
-                        mark_written(&mut s.written, k);
+                        mark_written(&s.written, k);
                     }
                     s.geps.truncate(mark_at);
                 }
-                // A call given a pointer may write through it, except the
-                // reads and math of `air.` and `llvm.` (atomics aside).
-                Opcode::Call => {
-                    let callee = self.body.instructions.get(i).and_then(|x| x.callee_name());
-                    let pure = callee.is_some_and(|c| {
-                        (c.starts_with("air.")
-                            && !c.starts_with("air.atomic")
-                            && !c.contains("store"))
-                            || (c.starts_with("llvm.") && !c.starts_with("llvm.mem"))
-                    });
-                    let args = du.operand_row(i).len().saturating_sub(1);
-                    for j in (0..args).filter(|_| !pure) {
-                        let mark_at = s.geps.len();
-                        if let PtrRoot::Param(k) = pointer_root(self.body, du, i, j, &mut s.geps) {
-                            mark_written(&mut s.written, k);
-                        }
-                        s.geps.truncate(mark_at);
-                    }
-                }
+                // Only looked at when a load asks (`writes_through`): the
+                // callee-name tests cost more than the questions (typed-12MB).
+                Opcode::Call if du.operand_row(i).len() >= 2 => s.calls.push(i as u32),
                 _ => {}
             }
         }
@@ -1394,7 +1390,7 @@ impl<'a> Walker<'_, 'a> {
                 && !index.sources.contains(Sources::NOT_THREAD_INVARIANT)
                 && !pointer.contains(Sources::NOT_THREAD_INVARIANT)
                 && !index.varies_by_threadgroup()
-                && !self.s.written.get(k as usize).copied().unwrap_or(true)
+                && !self.writes_through(k)
             {
                 return self.device_uniform(&p, geps, index);
             }
@@ -1406,6 +1402,32 @@ impl<'a> Walker<'_, 'a> {
             p.join(&Provenance::of(index.sources));
         }
         p
+    }
+
+    /// Whether the function may write memory through parameter `k`. The
+    /// calls' part is added at the first question: a call given a pointer
+    /// may write through it, except the reads and math of `air.` and
+    /// `llvm.` (atomics aside).
+    fn writes_through(&self, k: u32) -> bool {
+        if !self.s.calls_marked.replace(true) {
+            let mut geps = Vec::new();
+            for &i in &self.s.calls {
+                let i = i as usize;
+                let callee = self.body.instructions.get(i).and_then(|x| x.callee_name());
+                let pure = callee.is_some_and(|c| {
+                    (c.starts_with("air.") && !c.starts_with("air.atomic") && !c.contains("store"))
+                        || (c.starts_with("llvm.") && !c.starts_with("llvm.mem"))
+                });
+                let args = self.du.operand_row(i).len().saturating_sub(1);
+                for j in (0..args).filter(|_| !pure) {
+                    geps.clear();
+                    if let PtrRoot::Param(k) = pointer_root(self.body, self.du, i, j, &mut geps) {
+                        mark_written(&self.s.written, k);
+                    }
+                }
+            }
+        }
+        self.s.written.get(k as usize).is_none_or(Cell::get)
     }
 
     /// A device load at a thread-invariant address (`memory`: what the
@@ -1577,9 +1599,9 @@ impl<'a> Walker<'_, 'a> {
     }
 }
 
-fn mark_written(written: &mut [bool], k: u32) {
-    if let Some(w) = written.get_mut(k as usize) {
-        *w = true;
+fn mark_written(written: &[Cell<bool>], k: u32) {
+    if let Some(w) = written.get(k as usize) {
+        w.set(true);
     }
 }
 
