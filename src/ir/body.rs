@@ -586,6 +586,24 @@ fn comma_operand_at<'a>(p: &mut Parser<'a, '_>, at: usize) -> Option<(Operand<'a
     p.operand_at(at + 2)
 }
 
+/// `comma_operand_at` for a pointer to `pointee`, read from the bytes
+/// `written` (see `Parser::pointer_type_at`). Inlined: called, with its
+/// two more arguments, it cost the opaque-pointer module more than
+/// `comma_operand_at` did.
+#[inline(always)]
+fn comma_pointer_at<'a>(
+    p: &mut Parser<'a, '_>,
+    at: usize,
+    pointee: TypeId,
+    written: &[u8],
+) -> Option<(Operand<'a>, usize)> {
+    if p.lx.text().as_bytes().get(at..at + 2) != Some(b", ") {
+        return None;
+    }
+    let (ty, e) = p.pointer_type_at(at + 2, pointee, written)?;
+    p.operand_after_type(ty, e)
+}
+
 /// `, v` at `at` with `v` a value `Parser::value_at` reads, as
 /// `Parser::fast_comma_value` reads it.
 #[inline]
@@ -744,14 +762,15 @@ fn fast_operands<'a>(
             let (ty, e) = p.type_at(at)?;
             inst.elem_ty = Some(ty);
             inst.ty = ty;
-            let (op, e) = comma_operand_at(p, e)?;
+            let (op, e) = comma_pointer_at(p, e, ty, &b[at..e])?;
             inst.operands.push(op);
             at = e;
         }
         Store => {
             open_end = true;
-            let (v, e) = p.operand_at(at)?;
-            let (ptr, e) = comma_operand_at(p, e)?;
+            let (ty, ty_end) = p.type_at(at)?;
+            let (v, e) = p.operand_after_type(ty, ty_end)?;
+            let (ptr, e) = comma_pointer_at(p, e, ty, &b[at..ty_end])?;
             inst.operands.push(v);
             inst.operands.push(ptr);
             at = e;
@@ -760,7 +779,7 @@ fn fast_operands<'a>(
             open_end = true;
             let (ty, mut e) = p.type_at(at)?;
             inst.elem_ty = Some(ty);
-            let (op, e1) = comma_operand_at(p, e)?;
+            let (op, e1) = comma_pointer_at(p, e, ty, &b[at..e])?;
             inst.operands.push(op);
             e = e1;
             while let Some((op, e1)) = comma_operand_at(p, e) {
