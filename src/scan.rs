@@ -979,6 +979,8 @@ fn analyze<'a>(
         rules::run(rules, &v.context(module, ctx), &path, &mut findings);
         let new = &mut findings[first_new..];
         let located = !new.is_empty() && v.body.instructions.iter().any(|i| i.dbg.is_some());
+        // Of the function's name: the same for all its findings.
+        let family = std::cell::OnceCell::new();
         for f in new {
             let body = (v.body, located);
             let mapped = crate::source::map(module, v.function, body, v.du, f.inst, resolver);
@@ -1002,7 +1004,8 @@ fn analyze<'a>(
                 .map_or("", |i| i.opcode_text);
             let line = f.source.as_ref().and_then(|s| resolver.line_key(s));
             let line = line.as_ref().map(|(text, nth)| (text.as_str(), *nth));
-            f.cause = rules::cause::cause_id(f, opcode, line);
+            let family = family.get_or_init(|| rules::cause::family(v.function.name));
+            f.cause = rules::cause::cause_id(f, opcode, line, family);
         }
         if let Some(body) = v.function.body_range.clone() {
             done.add(body, module.text, release);

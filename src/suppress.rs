@@ -276,7 +276,8 @@ fn bad_suppression(
     f.cycles = None;
     f.fingerprint = fingerprint;
     // The fingerprint stands for the comment's line, as a line's text would.
-    f.cause = crate::rules::cause::cause_id(&f, "", Some((&f.fingerprint, 0)));
+    let family = crate::rules::cause::family(&f.function);
+    f.cause = crate::rules::cause::cause_id(&f, "", Some((&f.fingerprint, 0)), &family);
     f
 }
 

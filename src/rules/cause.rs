@@ -18,9 +18,7 @@
 //! The file is not part of the key: the same cause in two files is one.
 
 use super::{Finding, Fnv1a, hex16};
-use std::cell::RefCell;
 use std::fmt::Write;
-use std::sync::Arc;
 
 /// The stable id of the cause a finding belongs to. `source_line` is, when
 /// the MSL file is on disk, the line's text and how many lines before it in
@@ -28,8 +26,16 @@ use std::sync::Arc;
 /// survives lines moving around it (as GitHub's line hashes do); the line
 /// number stands in when the file is not here. The file is named by its
 /// folder and name: the same on every machine and checkout, and two files
-/// of one name in two folders stay apart.
-pub fn cause_id(f: &Finding, opcode: &str, source_line: Option<(&str, usize)>) -> String {
+/// of one name in two folders stay apart. `family` is
+/// [`family`]`(&f.function)`, which a caller works out once for a
+/// function's findings: of a long mangled name it costs more than the rest
+/// of the id.
+pub fn cause_id(
+    f: &Finding,
+    opcode: &str,
+    source_line: Option<(&str, usize)>,
+    family: &str,
+) -> String {
     let mut key = Fnv1a::new();
     let _ = write!(key, "{}|", f.rule);
     let file_name = |path: &str| {
@@ -54,41 +60,18 @@ pub fn cause_id(f: &Finding, opcode: &str, source_line: Option<(&str, usize)>) -
         approximate => {
             let _ = write!(
                 key,
-                "ir|{}|{}|{}|",
+                "ir|{}|{}|{}|{}",
                 f.evidence.subject().unwrap_or(""),
                 opcode,
                 f.loop_depth,
+                family
             );
-            let _ = with_family(&f.function, |family| key.write_str(family));
             if let Some(s) = approximate {
                 write_line(&mut key, s);
             }
         }
     }
     hex16(key.0)
-}
-
-thread_local! {
-    /// The last function's name and family: a function's findings come
-    /// together, and `family` of a long mangled name cost more than the
-    /// rest of the id.
-    static LAST_FAMILY: RefCell<Option<(Arc<str>, String)>> = const { RefCell::new(None) };
-}
-
-/// `family(function)`, computed once for the findings of one function in a row.
-fn with_family<R>(function: &Arc<str>, write: impl FnOnce(&str) -> R) -> R {
-    LAST_FAMILY.with(|last| {
-        let mut last = last.borrow_mut();
-        match &*last {
-            Some((name, family)) if name == function => write(family),
-            _ => {
-                let family = family(function);
-                let r = write(&family);
-                *last = Some((function.clone(), family));
-                r
-            }
-        }
-    })
 }
 
 /// A function's name as its template family: an Itanium-mangled name's
