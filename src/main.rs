@@ -404,21 +404,24 @@ fn project_rule_options(paths: &[PathBuf]) -> Result<RuleOptions, String> {
 }
 
 /// Every rule's name and id, whether `--select` and `--ignore` keep it or
-/// not: a suppression may name any of them.
-fn every_rule_name(args: &RuleArgs) -> Vec<String> {
+/// not: a suppression may name any of them. Without either, those are the
+/// rules `loaded` for the scan, not loaded a second time.
+fn every_rule_name(args: &RuleArgs, loaded: &RuleSet) -> Vec<String> {
+    let names = |set: &RuleSet| -> Vec<String> {
+        set.rules
+            .iter()
+            .flat_map(|r| [r.pattern.name.clone(), r.pattern.id.clone()])
+            .collect()
+    };
+    if args.select.is_empty() && args.ignore.is_empty() {
+        return names(loaded);
+    }
     let all = RuleArgs {
         patterns: args.patterns.clone(),
         select: Vec::new(),
         ignore: Vec::new(),
     };
-    load_rules(&all)
-        .map(|set| {
-            set.rules
-                .iter()
-                .flat_map(|r| [r.pattern.name.clone(), r.pattern.id.clone()])
-                .collect()
-        })
-        .unwrap_or_default()
+    load_rules(&all).map(|set| names(&set)).unwrap_or_default()
 }
 
 /// The scan itself: exit 0, 1 or 2 as `--help` says.
@@ -462,7 +465,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
                 .any(|f| f.severity >= t)
         })
     };
-    let mut suppressor = air_scan::suppress::Suppressor::new(&every_rule_name(&args.rules));
+    let mut suppressor = air_scan::suppress::Suppressor::new(&every_rule_name(&args.rules, rules));
     let mut analysed = 0;
     let mut settle = |file: &mut scan::FileReport| {
         analysed += usize::from(file.status == scan::Status::Ok);
