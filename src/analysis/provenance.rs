@@ -726,7 +726,7 @@ impl Drop for FunctionProvenance {
 }
 
 impl FunctionProvenance {
-    /// Computes the provenance of every instruction of `body`, with the
+    /// Computes the provenance of every value `body` defines, with the
     /// parameters' provenance given (from AIR metadata for an entry point,
     /// from the call sites for a helper).
     pub fn compute<'a>(
