@@ -48,13 +48,16 @@ impl<'a> CallGraph<'a> {
             .collect();
         let mut callees = vec![Vec::new(); n];
         let mut named = vec![Vec::new(); n];
+        let mut refs = References {
+            found: Vec::new(),
+            seen: vec![0; n],
+        };
         for (i, f) in module.functions.iter().enumerate() {
             let Some(range) = f.body_range.clone() else {
                 continue;
             };
             let text = module.text.get(range).unwrap_or("");
-            named[i] = referenced_functions(text, &by_name);
-            named[i].retain(|c| *c != i);
+            named[i] = refs.of(i, text, &by_name);
             callees[i] = named[i]
                 .iter()
                 .copied()
@@ -209,28 +212,46 @@ impl<'a> CallGraph<'a> {
     }
 }
 
-/// Functions named by `@name` anywhere in a body's text.
-fn referenced_functions(text: &str, by_name: &FxHashMap<&str, usize>) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    for at in memchr::memchr_iter(b'@', bytes) {
-        let rest = &text[at + 1..];
-        let name = if let Some(q) = rest.strip_prefix('"') {
-            q.split('"').next().unwrap_or("")
-        } else {
-            let end = rest
-                .bytes()
-                .position(|b| !crate::ir::lexer::is_ident_byte(b))
-                .unwrap_or(rest.len());
-            &rest[..end]
-        };
-        if let Some(&i) = by_name.get(name)
-            && !out.contains(&i)
-        {
-            out.push(i);
+/// The functions each body names, found with buffers kept from one body to
+/// the next: a body names a few functions many times (`@llvm.assume`,
+/// `@air.wg.barrier`), and growing a fresh vector for each and searching it
+/// for every name showed in profiles.
+struct References {
+    found: Vec<usize>,
+    /// `seen[f] == i + 1`: function `i`'s body has already named `f`.
+    seen: Vec<usize>,
+}
+
+impl References {
+    /// Functions named by `@name` anywhere in function `i`'s body `text`,
+    /// in order of first mention, `i` itself aside.
+    fn of(&mut self, i: usize, text: &str, by_name: &FxHashMap<&str, usize>) -> Vec<usize> {
+        let stamp = i + 1;
+        self.found.clear();
+        if let Some(s) = self.seen.get_mut(i) {
+            *s = stamp;
         }
+        for at in memchr::memchr_iter(b'@', text.as_bytes()) {
+            let rest = &text[at + 1..];
+            let name = if let Some(q) = rest.strip_prefix('"') {
+                q.split('"').next().unwrap_or("")
+            } else {
+                let end = rest
+                    .bytes()
+                    .position(|b| !crate::ir::lexer::is_ident_byte(b))
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            };
+            if let Some(&f) = by_name.get(name)
+                && let Some(s) = self.seen.get_mut(f)
+                && *s != stamp
+            {
+                *s = stamp;
+                self.found.push(f);
+            }
+        }
+        self.found.clone()
     }
-    out
 }
 
 /// Kahn's algorithm over the call edges; what a cycle leaves is appended in

@@ -216,8 +216,12 @@ impl Cfg {
         body: &'b Body<'a>,
         block: usize,
     ) -> Option<&'b Instruction<'a>> {
-        let i = (*self.terminators.get(block)?)?;
-        body.instructions.get(i)
+        body.instructions.get(self.terminator_index(block)?)
+    }
+
+    /// The index in `Body::instructions` of `block`'s terminator.
+    pub fn terminator_index(&self, block: usize) -> Option<usize> {
+        *self.terminators.get(block)?
     }
 
     /// Which blocks the entry reaches. O(blocks).

@@ -147,7 +147,14 @@ pub fn is_divergent_branch(
     prov: &FunctionProvenance,
     block: usize,
 ) -> bool {
-    branch_condition(cf, body, block).is_some_and(|c| is_thread_varying(&prov.value(du, &c.value)))
+    // The condition's provenance by position (operand 0 of the terminator),
+    // not by its name: this runs for every branch toward a target.
+    let condition_varies = || {
+        let t = cf.cfg.terminator_index(block)?;
+        Some(is_thread_varying(&prov.operand(body, du, t, 0)))
+    };
+    branch_condition(cf, body, block).is_some()
+        && condition_varies() == Some(true)
         && !compares_uniform_distance(body, du, cf, block, |i, k| {
             !is_thread_varying(&prov.operand(body, du, i, k))
         })

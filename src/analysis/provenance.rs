@@ -726,7 +726,7 @@ impl Drop for FunctionProvenance {
 }
 
 impl FunctionProvenance {
-    /// Computes the provenance of every instruction of `body`, with the
+    /// Computes the provenance of every value `body` defines, with the
     /// parameters' provenance given (from AIR metadata for an entry point,
     /// from the call sites for a helper).
     pub fn compute<'a>(
@@ -789,6 +789,8 @@ impl FunctionProvenance {
             .unwrap_or_else(|| Provenance::of(Sources::UNKNOWN))
     }
 
+    /// The provenance of instruction `i`'s result (empty for an instruction
+    /// without one: see `Walker::walk`).
     pub fn inst(&self, i: usize) -> &Provenance {
         if i < self.insts {
             self.values.get(self.first_inst + i).unwrap_or(&EMPTY)
@@ -978,7 +980,7 @@ impl<'a> Walker<'_, 'a> {
 
     /// Whether every dependence of instruction `i` (operand codes `row`)
     /// comes before it, so is done when the walk in order reaches `i`.
-    #[inline]
+    #[inline(always)]
     fn ready(&self, i: usize, row: &[u32]) -> bool {
         // Code d names an instruction in i..n when d - (first + i) < n - i.
         let (base, span) = (self.first_inst + i, self.n - i);
@@ -1032,7 +1034,22 @@ impl<'a> Walker<'_, 'a> {
             }
             let (a, b) = (starts[i] as usize, starts[i + 1] as usize);
             let row = codes.get(a..b).unwrap_or(&[]);
-            let p = if is_join(opcodes[i]) {
+            // A store, branch or call of a void function defines no value,
+            // so nothing reads its provenance: once its dependences are done
+            // it needs none (a fifth of the instructions). One that is not
+            // ready still goes to `run`, so the walk enters every cycle where
+            // it did.
+            let opcode = opcodes[i];
+            let no_value = (matches!(opcode, Opcode::Store | Opcode::Call)
+                || opcode.is_terminator())
+                && self
+                    .body
+                    .instructions
+                    .get(i)
+                    .is_some_and(|x| x.result.is_none());
+            let p = if no_value {
+                self.ready(i, row).then(Provenance::default)
+            } else if is_join(opcode) {
                 self.join_if_ready(i, row)
             } else if self.ready(i, row) {
                 Some(self.compute_other(i))
