@@ -337,6 +337,7 @@ impl RuleHook for FunctionConstantBranch {
         } else {
             format!("around {region_instructions} instructions")
         };
+        let help = (kind == "enum").then(|| enum_help(&switch));
         Some(Description {
             message: format!(
                 "Branch on `{switch}`, {what} from a `constant` buffer, {place}: the pipeline could be built with it as a `[[function_constant]]`. Read at run time, both sides are compiled into one kernel, which keeps the dead side's registers and code and tests the switch on every pass; as a function constant the compiler removes the side not taken."
@@ -348,7 +349,21 @@ impl RuleHook for FunctionConstantBranch {
                 loop_depth,
                 switch,
             }),
-            help: None,
+            help,
         })
     }
+}
+
+/// The fix for a switch tested against several values: the pattern's
+/// `fix` shows a `bool`, which would not hold a mode.
+fn enum_help(switch: &str) -> String {
+    let field = switch.rsplit(['.', ']']).next().unwrap_or("");
+    let is_identifier = field.bytes().next().is_some_and(|b| !b.is_ascii_digit())
+        && field
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let name = if is_identifier { field } else { "mode" };
+    format!(
+        "Declare the switch as a function constant of the field's own type, `constant int {name} [[function_constant(0)]];`, and test it as before (`switch ({name})`, `{name} > 1`); set it with MTLFunctionConstantValues when building the pipeline (one pipeline per value in use, cached), and the compiler keeps only the cases that value takes."
+    )
 }
