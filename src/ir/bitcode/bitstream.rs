@@ -440,6 +440,8 @@ impl<'a> Reader<'a> {
                 self.bits_left() / 8
             )));
         }
+        // Bounded by the bits left, checked above.
+        ops.reserve(count as usize);
         for _ in 0..count {
             ops.push(self.read_vbr(6)?);
         }
@@ -485,6 +487,9 @@ impl<'a> Reader<'a> {
                             self.bits_left() / 8
                         )));
                     }
+                    // Bounded by the bits left, checked above (a literal
+                    // element by one bit each).
+                    ops.reserve(len as usize);
                     for _ in 0..len {
                         let v = self.scalar(element)?;
                         ops.push(v);

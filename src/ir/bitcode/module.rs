@@ -118,7 +118,8 @@ pub struct Function {
     pub visibility: u64,
     pub unnamed_addr: u64,
     pub addrspace: u32,
-    pub body: Option<super::function::Body>,
+    /// The printed body: its span of [`Module::body_texts`].
+    pub body: Option<std::ops::Range<usize>>,
     pub attachments: Vec<(u64, u64)>,
 }
 
@@ -155,6 +156,27 @@ pub struct Module<'a> {
     /// Metadata ids below this are the module's; a body's come after.
     pub md_module_len: usize,
     pub numbering: super::print::Numbering,
+    /// Every printed body, in order of definition (one string, not one
+    /// per function).
+    pub body_texts: String,
+    /// The last body decoded, kept for its vectors' room.
+    pub spare_body: super::function::Body,
+}
+
+/// The largest vectors of the last module decoded on this thread,
+/// emptied, for the next one to grow into: a metallib's modules are read
+/// one after another, and growing them anew each time was ~5% of a scan
+/// of mlx.metallib.
+#[derive(Default)]
+struct Spare {
+    body: super::function::Body,
+    values: Vec<Value>,
+    value_types: Vec<TypeId>,
+    md_items: Vec<Md>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
 }
 
 pub(crate) fn bad(r: &Reader<'_>, what: &str) -> Error {
@@ -170,13 +192,18 @@ impl<'a> Module<'a> {
     /// Decodes a bitcode module: `data` starts after the `BC\xC0\xDE`
     /// magic; `base` is where it sits in the file, for errors.
     pub fn decode(data: &'a [u8], base: u64) -> Result<Module<'a>, Error> {
+        let spare = SPARE.with(|s| s.take());
         let mut m = Module {
             // The string table follows the module block, and bodies are
             // printed as they are read: find it first (blocks are skipped
             // by their lengths, so this costs a few reads).
             strtab: find_strtab(data, base)?,
+            values: spare.values,
+            value_types: spare.value_types,
+            spare_body: spare.body,
             ..Module::default()
         };
+        m.md.items = spare.md_items;
         let mut r = Reader::new(data, base);
         let mut seen_module = false;
         loop {
@@ -202,6 +229,21 @@ impl<'a> Module<'a> {
             return Err(r.error(format!("the body of {name} is missing")));
         }
         Ok(m)
+    }
+
+    /// Hands the module's largest vectors, emptied, to the next module
+    /// decoded on this thread.
+    pub fn recycle(mut self) {
+        self.values.clear();
+        self.value_types.clear();
+        self.md.items.clear();
+        let spare = Spare {
+            body: std::mem::take(&mut self.spare_body),
+            values: std::mem::take(&mut self.values),
+            value_types: std::mem::take(&mut self.value_types),
+            md_items: std::mem::take(&mut self.md.items),
+        };
+        SPARE.with(|s| s.replace(spare));
     }
 
     fn name(&self, r: &Reader<'_>, offset: u64, size: u64) -> Result<Vec<u8>, Error> {

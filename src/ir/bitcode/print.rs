@@ -75,12 +75,22 @@ pub fn push_int(out: &mut String, n: impl itoa::Integer) {
 /// Escapes as LLVM's `printEscapedString`: printable ASCII but `"` and `\`
 /// as is, everything else `\XX`.
 pub fn escape_into(out: &mut String, bytes: &[u8]) {
-    for &c in bytes {
-        if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' {
-            out.push(c as char);
-        } else {
-            let _ = write!(out, "\\{c:02X}");
-        }
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let plain = |c: u8| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\';
+    // Runs of plain bytes in one copy: most strings are all plain.
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let run = rest.iter().position(|&c| !plain(c)).unwrap_or(rest.len());
+        let (text, tail) = rest.split_at(run);
+        // Printable ASCII, checked above.
+        out.push_str(std::str::from_utf8(text).unwrap_or_default());
+        let Some((&c, tail)) = tail.split_first() else {
+            break;
+        };
+        out.push('\\');
+        out.push(char::from(HEX[usize::from(c >> 4)]));
+        out.push(char::from(HEX[usize::from(c & 15)]));
+        rest = tail;
     }
 }
 
@@ -563,9 +573,15 @@ impl Printer<'_, '_, '_> {
     }
 
     fn attachments(&mut self, out: &mut String, list: &[(u64, u64)], sep: &str) {
-        let mut sorted: Vec<(u64, u64)> = list.to_vec();
-        sorted.sort_by_key(|&(k, _)| k);
-        for (kind, md) in sorted {
+        // LLVM writes them sorted by kind: a copy to sort only otherwise.
+        let sorted: std::borrow::Cow<'_, [(u64, u64)]> = if list.is_sorted_by_key(|&(k, _)| k) {
+            list.into()
+        } else {
+            let mut copy = list.to_vec();
+            copy.sort_by_key(|&(k, _)| k);
+            copy.into()
+        };
+        for &(kind, md) in sorted.iter() {
             let name = self.m.md_kinds.get(&kind).map_or("unknown", String::as_str);
             out.push_str(sep);
             out.push('!');
@@ -639,6 +655,10 @@ impl Printer<'_, '_, '_> {
                     self.md_ref(out, *id);
                 }
                 Piece::Attrs(list, index) => self.attrs(out, *list, *index),
+                Piece::Align(bytes) => {
+                    out.push_str(", align ");
+                    push_int(out, *bytes);
+                }
             }
         }
     }
@@ -770,9 +790,9 @@ fn write_float(out: &mut String, ty: Option<&Ty>, bits: u64) {
     let _ = write!(out, "0x{:016X}", value.to_bits());
 }
 
-/// Prints function `f` (its `define` line, body and closing brace) into
-/// `body.text`, numbering its values and the metadata it brings.
-pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
+/// Prints function `f` (its `define` line, body and closing brace) at the
+/// end of `out`, numbering its values and the metadata it brings.
+pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
     let mut n = std::mem::take(&mut m.numbering);
     let module_md = m.md_module_len;
     {
@@ -832,8 +852,7 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
             block_slots,
             block_names: &body.block_names,
         });
-        let mut out = String::new();
-        p.header(&mut out, f, Some(body));
+        p.header(out, f, Some(body));
         out.push_str(" {\n");
         let mut b = 0usize;
         for (i, inst) in body.insts.iter().enumerate() {
@@ -845,9 +864,9 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
                         .as_ref()
                         .map(|l| (l.block_names.get(&(b as u32)), l.block_slots[b]));
                     match l {
-                        Some((Some(name), _)) => write_name(&mut out, name),
+                        Some((Some(name), _)) => write_name(out, name),
                         Some((None, s)) => {
-                            push_int(&mut out, s);
+                            push_int(out, s);
                         }
                         None => {}
                     }
@@ -857,19 +876,19 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
             }
             out.push_str("  ");
             if let Some(id) = inst.result {
-                p.local(&mut out, id);
+                p.local(out, id);
                 out.push_str(" = ");
             }
             p.pieces(
-                &mut out,
+                out,
                 body.pieces.get(inst.pieces.clone()).unwrap_or_default(),
             );
             if let Some(loc) = inst.dbg {
                 let k = p.location(loc);
                 out.push_str(", !dbg !");
-                push_int(&mut out, k);
+                push_int(out, k);
             }
-            p.attachments(&mut out, &inst.attachments, ", ");
+            p.attachments(out, &inst.attachments, ", ");
             out.push('\n');
         }
         out.push_str("}\n");
@@ -889,7 +908,6 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
         }
         p.n.extra.push_str(&defs);
         p.n.numbers.truncate(module_md);
-        body.text = out;
     }
     m.numbering = n;
 }
@@ -897,7 +915,9 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
 /// Prints the whole module. `module_id` goes on the `; ModuleID` line.
 pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
     let mut n = std::mem::take(&mut m.numbering);
-    let mut out = String::new();
+    // Room for the bodies and, roughly, the rest: growing by doubling
+    // copied the text about once more.
+    let mut out = String::with_capacity(m.body_texts.len() + m.body_texts.len() / 2);
     {
         let mut p = Printer {
             m,
@@ -975,7 +995,7 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
         for f in 0..p.m.functions.len() {
             out.push('\n');
             match &p.m.functions[f].body {
-                Some(b) => out.push_str(&b.text),
+                Some(span) => out.push_str(p.m.body_texts.get(span.clone()).unwrap_or_default()),
                 None => {
                     p.header(&mut out, f, None);
                     out.push('\n');
