@@ -105,7 +105,7 @@ pub fn decode(
     f: usize,
 ) -> Result<std::ops::Range<usize>, Error> {
     let module_values = m.values.len();
-    let module_md = m.md.len();
+    let module_md = m.md.mark();
     let fn_ty = m.functions[f].ty;
     let Some(Ty::Function { params, .. }) = m.types.get(fn_ty).cloned() else {
         return Err(r.error("a function body for a value that is not a function"));
@@ -149,7 +149,7 @@ pub fn decode(
     m.spare_body = body;
     m.values.truncate(module_values);
     m.value_types.truncate(module_values);
-    m.md.items.truncate(module_md);
+    m.md.truncate(module_md);
     result
 }
 

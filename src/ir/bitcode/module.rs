@@ -172,7 +172,7 @@ struct Spare {
     body: super::function::Body,
     values: Vec<Value>,
     value_types: Vec<TypeId>,
-    md_items: Vec<Md>,
+    md: MdTable,
 }
 
 thread_local! {
@@ -203,7 +203,7 @@ impl<'a> Module<'a> {
             spare_body: spare.body,
             ..Module::default()
         };
-        m.md.items = spare.md_items;
+        m.md = spare.md;
         let mut r = Reader::new(data, base);
         let mut seen_module = false;
         loop {
@@ -236,12 +236,12 @@ impl<'a> Module<'a> {
     pub fn recycle(mut self) {
         self.values.clear();
         self.value_types.clear();
-        self.md.items.clear();
+        self.md.clear();
         let spare = Spare {
             body: std::mem::take(&mut self.spare_body),
             values: std::mem::take(&mut self.values),
             value_types: std::mem::take(&mut self.value_types),
-            md_items: std::mem::take(&mut self.md.items),
+            md: std::mem::take(&mut self.md),
         };
         SPARE.with(|s| s.replace(spare));
     }

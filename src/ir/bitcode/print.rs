@@ -421,7 +421,7 @@ impl Printer<'_, '_, '_> {
         match item {
             Md::Str(s) => {
                 out.push_str("!\"");
-                escape_into(out, s);
+                escape_into(out, self.m.md.str(s));
                 out.push('"');
             }
             Md::Value(t, v) => {
@@ -467,7 +467,8 @@ impl Printer<'_, '_, '_> {
                     out.push_str("distinct ");
                 }
                 out.push_str("!{");
-                for (i, &o) in ops.iter().enumerate() {
+                let m = self.m;
+                for (i, &o) in m.md.ops(ops).iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
                     }
@@ -502,7 +503,7 @@ impl Printer<'_, '_, '_> {
                             match (f, self.m.md.items.get(id.wrapping_sub(1) as usize)) {
                                 (Field::Str(_), Some(Md::Str(s))) => {
                                     out.push('"');
-                                    escape_into(out, s);
+                                    escape_into(out, self.m.md.str(s));
                                     out.push('"');
                                 }
                                 _ => self.md_operand(out, *id),
