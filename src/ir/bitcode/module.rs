@@ -163,7 +163,8 @@ pub struct Module<'a> {
     pub spare_body: super::function::Body,
 }
 
-/// The largest vectors of the last module decoded on this thread,
+/// The largest vectors of the last module decoded on this thread (and its
+/// tables, emptied),
 /// emptied, for the next one to grow into: a metallib's modules are read
 /// one after another, and growing them anew each time was ~5% of a scan
 /// of mlx.metallib.
@@ -173,6 +174,7 @@ struct Spare {
     values: Vec<Value>,
     value_types: Vec<TypeId>,
     md: MdTable,
+    types: Types,
 }
 
 thread_local! {
@@ -204,6 +206,7 @@ impl<'a> Module<'a> {
             ..Module::default()
         };
         m.md = spare.md;
+        m.types = spare.types;
         let mut r = Reader::new(data, base);
         let mut seen_module = false;
         loop {
@@ -237,11 +240,13 @@ impl<'a> Module<'a> {
         self.values.clear();
         self.value_types.clear();
         self.md.clear();
+        self.types.clear();
         let spare = Spare {
             body: std::mem::take(&mut self.spare_body),
             values: std::mem::take(&mut self.values),
             value_types: std::mem::take(&mut self.value_types),
             md: std::mem::take(&mut self.md),
+            types: std::mem::take(&mut self.types),
         };
         SPARE.with(|s| s.replace(spare));
     }
@@ -274,8 +279,14 @@ impl<'a> Module<'a> {
                             // one) may change texts already written.
                             self.numbering.forget_types();
                         }
-                        block::PARAMATTR_GROUP => self.attr_groups(r)?,
-                        block::PARAMATTR => self.attr_lists(r)?,
+                        block::PARAMATTR_GROUP => {
+                            self.attr_groups(r)?;
+                            self.numbering.forget_attributes();
+                        }
+                        block::PARAMATTR => {
+                            self.attr_lists(r)?;
+                            self.numbering.forget_attributes();
+                        }
                         block::CONSTANTS => super::constants::block(self, r)?,
                         block::METADATA => {
                             self.metadata_block(r)?;

@@ -38,6 +38,10 @@ pub struct Numbering {
     /// types anew each time was ~4% of a scan of mlx.metallib.
     type_spans: Vec<Option<(usize, usize)>>,
     type_texts: String,
+    /// Each attribute list's groups that exist, in order, with the index
+    /// they apply to: looking every group up for every parameter was ~2%
+    /// of a scan of mlx.metallib. Made on first use.
+    list_groups: Option<Vec<Vec<(u32, u64)>>>,
 }
 
 impl Numbering {
@@ -45,6 +49,12 @@ impl Numbering {
     pub fn forget_types(&mut self) {
         self.type_spans.clear();
         self.type_texts.clear();
+    }
+
+    /// Drops the attribute lists' groups found so far (a block of groups
+    /// or lists was read).
+    pub fn forget_attributes(&mut self) {
+        self.list_groups = None;
     }
 }
 
@@ -595,28 +605,39 @@ impl Printer<'_, '_, '_> {
     /// Attributes of list `list` (1-based) at `index`: the return value
     /// (`noundef `), a parameter (` noundef`) or the function (` #K`).
     fn attrs(&mut self, out: &mut String, list: u64, index: u32) {
+        let m = self.m;
+        // Disjoint fields: the lists' groups are read while the function
+        // groups' numbers are written.
+        let n = &mut *self.n;
+        let list_groups = n.list_groups.get_or_insert_with(|| {
+            m.lists
+                .iter()
+                .map(|groups| {
+                    groups
+                        .iter()
+                        .filter_map(|g| Some((m.groups.get(g)?.index, *g)))
+                        .collect()
+                })
+                .collect()
+        });
         let Some(groups) = list
             .checked_sub(1)
-            .and_then(|l| self.m.lists.get(l as usize))
+            .and_then(|l| list_groups.get(l as usize))
         else {
             return;
         };
-        for g in groups {
-            let Some(group) = self.m.groups.get(g) else {
-                continue;
-            };
-            let wanted = match index {
-                u32::MAX => u32::MAX,
-                i => i,
-            };
-            if group.index != wanted {
+        for &(at, g) in groups {
+            if at != index {
                 continue;
             }
+            let Some(group) = m.groups.get(&g) else {
+                continue;
+            };
             if index == u32::MAX {
-                let next = self.n.groups.len() as u32;
-                let k = *self.n.groups.entry(*g).or_insert_with(|| next);
+                let next = n.groups.len() as u32;
+                let k = *n.groups.entry(g).or_insert_with(|| next);
                 if k == next {
-                    self.n.group_order.push(*g);
+                    n.group_order.push(g);
                 }
                 out.push_str(" #");
                 push_int(out, k);
@@ -679,7 +700,7 @@ impl Printer<'_, '_, '_> {
         let declaration = body.is_none();
         // As llvm-dis: the function's attributes but strings in a comment
         // first, which keeps IR line numbers where llvm-dis has them.
-        let listed: Vec<&str> = func
+        let listed = func
             .attrs
             .checked_sub(1)
             .and_then(|l| self.m.lists.get(l as usize))
@@ -688,11 +709,15 @@ impl Printer<'_, '_, '_> {
             .filter_map(|g| self.m.groups.get(g))
             .filter(|g| g.index == u32::MAX)
             .flat_map(|g| g.attrs.iter())
-            .filter(|a| !a.starts_with('"'))
-            .map(String::as_str)
-            .collect();
-        if !listed.is_empty() {
-            let _ = writeln!(out, "; Function Attrs: {}", listed.join(" "));
+            .filter(|a| !a.starts_with('"'));
+        let mut any = false;
+        for a in listed {
+            out.push_str(if any { " " } else { "; Function Attrs: " });
+            out.push_str(a);
+            any = true;
+        }
+        if any {
+            out.push('\n');
         }
         out.push_str(if declaration { "declare " } else { "define " });
         out.push_str(linkage(func.linkage));

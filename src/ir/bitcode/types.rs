@@ -67,6 +67,16 @@ pub struct Types {
 }
 
 impl Types {
+    /// Empties the table, keeping its vectors' room.
+    pub fn clear(&mut self) {
+        self.list.clear();
+        self.depth.clear();
+        self.pointers.clear();
+        self.unnamed.clear();
+        self.placeholders = 0;
+        self.ints.clear();
+    }
+
     pub fn get(&self, id: TypeId) -> Option<&Ty> {
         self.list.get(id as usize)
     }
