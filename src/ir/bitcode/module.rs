@@ -128,8 +128,9 @@ pub struct Function {
 pub struct AttrGroup {
     /// 0: return value, 1..: parameters, `u32::MAX`: the function.
     pub index: u32,
-    /// The attributes as LLVM prints them (`nounwind`, `align 4`, ...).
-    pub attrs: Vec<String>,
+    /// The attributes as LLVM prints them (`nounwind`, `align 4`, ...):
+    /// most are names, borrowed, not a string each.
+    pub attrs: Vec<std::borrow::Cow<'static, str>>,
 }
 
 #[derive(Debug, Default)]
@@ -147,7 +148,10 @@ pub struct Module<'a> {
     pub globals: Vec<GlobalVar>,
     pub functions: Vec<Function>,
     pub md: MdTable,
-    pub md_kinds: FxHashMap<u64, String>,
+    /// Metadata kinds' names: spans of `kind_names` (one string, not one
+    /// per kind: every module names its ~40 kinds).
+    md_kinds: FxHashMap<u64, std::ops::Range<usize>>,
+    kind_names: String,
     pub strtab: &'a [u8],
     bodies_read: usize,
     /// Where bodies go, in order of the definitions.
@@ -574,14 +578,14 @@ impl<'a> Module<'a> {
                     0 | 5 => {
                         let id = ops.get(i).copied().ok_or_else(|| bad(r, "attribute"))?;
                         i += 1;
-                        attrs.push(super::attributes::enum_name(id).to_string());
+                        attrs.push(super::attributes::enum_name(id).into());
                     }
                     1 => {
                         let (Some(&id), Some(&v)) = (ops.get(i), ops.get(i + 1)) else {
                             return Err(bad(r, "attribute"));
                         };
                         i += 2;
-                        attrs.push(super::attributes::int_attr(id, v));
+                        attrs.push(super::attributes::int_attr(id, v).into());
                     }
                     3 | 4 => {
                         let key = take_cstr(&ops, &mut i);
@@ -595,7 +599,7 @@ impl<'a> Module<'a> {
                             super::print::escape_into(&mut text, &value);
                             text.push('"');
                         }
-                        attrs.push(text);
+                        attrs.push(text.into());
                     }
                     6 => {
                         let (Some(&id), Some(&t)) = (ops.get(i), ops.get(i + 1)) else {
@@ -603,11 +607,14 @@ impl<'a> Module<'a> {
                         };
                         i += 2;
                         let t = self.type_id(r, t)?;
-                        attrs.push(format!(
-                            "{}({})",
-                            super::attributes::enum_name(id),
-                            self.types.text(t)
-                        ));
+                        attrs.push(
+                            format!(
+                                "{}({})",
+                                super::attributes::enum_name(id),
+                                self.types.text(t)
+                            )
+                            .into(),
+                        );
                     }
                     k => return Err(r.error(format!("unknown attribute encoding {k}"))),
                 }
@@ -635,10 +642,14 @@ impl<'a> Module<'a> {
 
     fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         let mut ops = Vec::new();
+        let mut bytes = Vec::new();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 6 && !ops.is_empty() {
-                let name = String::from_utf8_lossy(&chars(&ops[1..])).into_owned();
-                self.md_kinds.insert(ops[0], name);
+                bytes.clear();
+                bytes.extend(ops[1..].iter().map(|&c| c as u8));
+                let start = self.kind_names.len();
+                self.kind_names.push_str(&String::from_utf8_lossy(&bytes));
+                self.md_kinds.insert(ops[0], start..self.kind_names.len());
             }
         }
         Ok(())
@@ -664,6 +675,11 @@ impl<'a> Module<'a> {
                 list.extend(pairs);
             }
         }
+    }
+
+    /// A metadata kind's name.
+    pub fn kind_name(&self, kind: u64) -> Option<&str> {
+        self.kind_names.get(self.md_kinds.get(&kind)?.clone())
     }
 
     /// The type of value `id`.

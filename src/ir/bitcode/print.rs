@@ -593,7 +593,7 @@ impl Printer<'_, '_, '_> {
             copy.into()
         };
         for &(kind, md) in sorted.iter() {
-            let name = self.m.md_kinds.get(&kind).map_or("unknown", String::as_str);
+            let name = self.m.kind_name(kind).unwrap_or("unknown");
             out.push_str(sep);
             out.push('!');
             out.push_str(name);
