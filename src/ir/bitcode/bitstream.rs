@@ -350,7 +350,8 @@ impl<'a> Reader<'a> {
         if count == 0 || count.saturating_mul(2) > self.bits_left() {
             return Err(self.error(format!("abbreviation of {count} operands")));
         }
-        let mut ops = Vec::new();
+        // Bounded by the bits left, checked above.
+        let mut ops = Vec::with_capacity(count as usize);
         let mut i = 0;
         while i < count {
             let literal = self.read(1)? == 1;
@@ -440,6 +441,8 @@ impl<'a> Reader<'a> {
                 self.bits_left() / 8
             )));
         }
+        // Bounded by the bits left, checked above.
+        ops.reserve(count as usize);
         for _ in 0..count {
             ops.push(self.read_vbr(6)?);
         }
@@ -485,9 +488,26 @@ impl<'a> Reader<'a> {
                             self.bits_left() / 8
                         )));
                     }
-                    for _ in 0..len {
-                        let v = self.scalar(element)?;
-                        ops.push(v);
+                    // Bounded by the bits left, checked above (a literal
+                    // element by one bit each).
+                    ops.reserve(len as usize);
+                    // The element's kind matched once, not per element.
+                    match element {
+                        Op::Fixed(w) => {
+                            for _ in 0..len {
+                                ops.push(self.read(w)?);
+                            }
+                        }
+                        Op::Vbr(w) => {
+                            for _ in 0..len {
+                                ops.push(self.read_vbr(w)?);
+                            }
+                        }
+                        _ => {
+                            for _ in 0..len {
+                                ops.push(self.scalar(element)?);
+                            }
+                        }
                     }
                     i += 2;
                     continue;

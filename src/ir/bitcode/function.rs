@@ -34,6 +34,8 @@ pub enum Piece {
     /// Parameter attributes of a call site's argument or return: (list,
     /// index as in attribute groups).
     Attrs(u64, u32),
+    /// `, align N` (N in bytes).
+    Align(u64),
 }
 
 #[derive(Debug, Clone, Default)]
@@ -64,8 +66,21 @@ pub struct Body {
     pub block_names: FxHashMap<u32, Vec<u8>>,
     /// Attachments of the function itself.
     pub attachments: Vec<(u64, u64)>,
-    /// The function's text, once printed.
-    pub text: String,
+    /// The decoder's scratch vector (see `Decoder::scratch`), kept here
+    /// to be reused with the rest.
+    scratch: Vec<Piece>,
+}
+
+impl Body {
+    /// Empties the body for the next one, keeping its vectors' room.
+    fn clear(&mut self) {
+        self.insts.clear();
+        self.pieces.clear();
+        self.block_starts.clear();
+        self.names.clear();
+        self.block_names.clear();
+        self.attachments.clear();
+    }
 }
 
 struct Decoder<'m, 'a> {
@@ -82,26 +97,34 @@ struct Decoder<'m, 'a> {
     scratch: Vec<Piece>,
 }
 
-pub fn decode(m: &mut Module<'_>, r: &mut Reader<'_>, f: usize) -> Result<Body, Error> {
+/// Decodes and prints function `f`'s body; its text goes to the end of
+/// `m.body_texts`, whose span it returns.
+pub fn decode(
+    m: &mut Module<'_>,
+    r: &mut Reader<'_>,
+    f: usize,
+) -> Result<std::ops::Range<usize>, Error> {
     let module_values = m.values.len();
-    let module_md = m.md.len();
+    let module_md = m.md.mark();
     let fn_ty = m.functions[f].ty;
     let Some(Ty::Function { params, .. }) = m.types.get(fn_ty).cloned() else {
         return Err(r.error("a function body for a value that is not a function"));
     };
+    // The last body's vectors, emptied: their room is reused.
+    let mut body = std::mem::take(&mut m.spare_body);
+    body.clear();
+    body.first_arg = module_values as u32;
+    body.arg_count = params.len() as u32;
+    let scratch = std::mem::take(&mut body.scratch);
     let mut d = Decoder {
-        body: Body {
-            first_arg: module_values as u32,
-            arg_count: params.len() as u32,
-            ..Body::default()
-        },
+        body,
         next: module_values as u32,
         m,
         block_count: 0,
         forward: FxHashMap::default(),
         last_dbg: None,
         open: false,
-        scratch: Vec::new(),
+        scratch,
     };
     for (i, p) in params.iter().enumerate() {
         d.m.values.push(Value::Arg(i as u32));
@@ -110,18 +133,24 @@ pub fn decode(m: &mut Module<'_>, r: &mut Reader<'_>, f: usize) -> Result<Body, 
     }
     let result = d.read(r).and_then(|()| d.finish(r));
     let mut body = std::mem::take(&mut d.body);
+    body.scratch = std::mem::take(&mut d.scratch);
     let m = d.m;
     let result = result.and_then(|()| {
-        super::print::function(m, f, &mut body);
+        let mut text = std::mem::take(&mut m.body_texts);
+        let start = text.len();
+        super::print::function(m, f, &body, &mut text);
+        let span = start..text.len();
+        m.body_texts = text;
         match m.numbering.failed.take() {
             Some(why) => Err(r.error(why)),
-            None => Ok(()),
+            None => Ok(span),
         }
     });
+    m.spare_body = body;
     m.values.truncate(module_values);
     m.value_types.truncate(module_values);
-    m.md.items.truncate(module_md);
-    result.map(|()| body)
+    m.md.truncate(module_md);
+    result
 }
 
 impl Decoder<'_, '_> {
@@ -442,10 +471,10 @@ fn wrap_flags(code: u64, flags: u64) -> &'static str {
     }
 }
 
-fn align_text(encoded: u64) -> Option<String> {
+/// `, align N` from its encoding (log2 + 1; 0: none).
+fn align_piece(encoded: u64) -> Option<Piece> {
     match encoded {
-        0 => None,
-        e if e <= 33 => Some(format!(", align {}", 1u64 << (e - 1))),
+        1..=33 => Some(Piece::Align(1u64 << (encoded - 1))),
         _ => None,
     }
 }
@@ -733,8 +762,8 @@ impl Decoder<'_, '_> {
                 {
                     pieces.extend([S(", "), TV(size_ty, size)]);
                 }
-                if let Some(a) = align_text(align) {
-                    pieces.push(Piece::Own(a));
+                if let Some(a) = align_piece(align) {
+                    pieces.push(a);
                 }
                 let result = self.m.types.pointer_to(ty, self.m.alloca_addrspace);
                 self.push_scratch(r, Some(result), pieces, false)?;
@@ -758,8 +787,8 @@ impl Decoder<'_, '_> {
                     S(", "),
                     TV(pty, p),
                 ]);
-                if let Some(a) = align_text(align) {
-                    pieces.push(Piece::Own(a));
+                if let Some(a) = align_piece(align) {
+                    pieces.push(a);
                 }
                 self.push_scratch(r, Some(ty), pieces, false)?;
             }
@@ -780,8 +809,8 @@ impl Decoder<'_, '_> {
                     S(", "),
                     TV(pty, p),
                 ]);
-                if let Some(a) = align_text(align) {
-                    pieces.push(Piece::Own(a));
+                if let Some(a) = align_piece(align) {
+                    pieces.push(a);
                 }
                 self.push_scratch(r, None, pieces, false)?;
             }

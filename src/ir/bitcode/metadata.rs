@@ -24,12 +24,14 @@ pub enum Field {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Md {
-    Str(Vec<u8>),
+    /// Its bytes: a span of [`MdTable::bytes`].
+    Str(Span),
     /// `T v`, a value of the module or function.
     Value(TypeId, u32),
     Node {
         distinct: bool,
-        ops: Vec<u64>,
+        /// Its operands: a span of [`MdTable::node_ops`].
+        ops: Span,
     },
     Special {
         distinct: bool,
@@ -41,9 +43,26 @@ pub enum Md {
     ArgList(Vec<u64>),
 }
 
+/// A span of one of [`MdTable`]'s flat vectors.
+pub type Span = std::ops::Range<usize>;
+
+/// Where a table ended, to go back to after a body (see
+/// [`MdTable::mark`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Mark {
+    items: usize,
+    bytes: usize,
+    node_ops: usize,
+}
+
 #[derive(Debug, Default)]
 pub struct MdTable {
     pub items: Vec<Md>,
+    /// The strings' bytes, one after another (one vector, not one per
+    /// string: allocating and freeing them was ~2% of a scan).
+    pub bytes: Vec<u8>,
+    /// The nodes' operands, one node after another.
+    pub node_ops: Vec<u64>,
     pub named: Vec<(String, Vec<u64>)>,
     /// METADATA_GLOBAL_DECL_ATTACHMENT: (global value id, [(kind, md)]).
     pub global_attachments: Vec<(u64, Vec<(u64, u64)>)>,
@@ -62,6 +81,49 @@ impl MdTable {
         self.items.get(id as usize)
     }
 
+    /// A string's bytes.
+    pub fn str(&self, span: &Span) -> &[u8] {
+        self.bytes.get(span.clone()).unwrap_or_default()
+    }
+
+    /// A node's operands.
+    pub fn ops(&self, span: &Span) -> &[u64] {
+        self.node_ops.get(span.clone()).unwrap_or_default()
+    }
+
+    /// Where the table ends now.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            items: self.items.len(),
+            bytes: self.bytes.len(),
+            node_ops: self.node_ops.len(),
+        }
+    }
+
+    /// Drops what came after `mark` (a body's own metadata).
+    pub fn truncate(&mut self, mark: Mark) {
+        self.items.truncate(mark.items);
+        self.bytes.truncate(mark.bytes);
+        self.node_ops.truncate(mark.node_ops);
+    }
+
+    /// Empties the table, keeping its vectors' room.
+    pub fn clear(&mut self) {
+        self.truncate(Mark {
+            items: 0,
+            bytes: 0,
+            node_ops: 0,
+        });
+        self.named.clear();
+        self.global_attachments.clear();
+    }
+
+    fn push_str(&mut self, bytes: impl IntoIterator<Item = u8>) -> Md {
+        let start = self.bytes.len();
+        self.bytes.extend(bytes);
+        Md::Str(start..self.bytes.len())
+    }
+
     /// Reads a metadata block, at module level or (with `function`) in a
     /// body, appending to the table.
     pub fn block(&mut self, r: &mut Reader<'_>, m: &Module<'_>) -> Result<(), Error> {
@@ -73,7 +135,7 @@ impl MdTable {
                     self.strings(r, &ops, rec.blob)?;
                     continue;
                 }
-                1 => Md::Str(chars(&ops)),
+                1 => self.push_str(ops.iter().map(|&c| c as u8)),
                 2 => {
                     let (Some(&t), Some(&v)) = (ops.first(), ops.get(1)) else {
                         return Err(bad(r, "metadata value"));
@@ -84,10 +146,14 @@ impl MdTable {
                     let v = u32::try_from(v).map_err(|_| bad(r, "metadata value"))?;
                     Md::Value(t, v)
                 }
-                3 | 5 => Md::Node {
-                    distinct: rec.code == 5,
-                    ops: ops.clone(),
-                },
+                3 | 5 => {
+                    let start = self.node_ops.len();
+                    self.node_ops.extend_from_slice(&ops);
+                    Md::Node {
+                        distinct: rec.code == 5,
+                        ops: start..self.node_ops.len(),
+                    }
+                }
                 4 => {
                     name = Some(String::from_utf8_lossy(&chars(&ops)).into_owned());
                     continue;
@@ -140,7 +206,8 @@ impl MdTable {
                 .filter(|&l| l <= chars.len())
                 .ok_or_else(|| r.error("metadata string runs past its blob"))?;
             let (s, rest) = chars.split_at(len);
-            self.items.push(Md::Str(s.to_vec()));
+            let item = self.push_str(s.iter().copied());
+            self.items.push(item);
             chars = rest;
         }
         Ok(())

@@ -60,10 +60,12 @@ pub fn to_text(bytes: &[u8], module_id: &str, base: u64) -> Result<String, Error
     let (raw, raw_base) = unwrap(bytes, base)?;
     let data = &raw[MAGIC.len()..];
     let mut m = module::Module::decode(data, raw_base + MAGIC.len() as u64)?;
-    print::module(&mut m, module_id).map_err(|message| Error {
+    let text = print::module(&mut m, module_id).map_err(|message| Error {
         offset: raw_base,
         message,
-    })
+    });
+    m.recycle();
+    text
 }
 
 /// The raw bitcode inside `bytes` and where it starts.

@@ -118,7 +118,8 @@ pub struct Function {
     pub visibility: u64,
     pub unnamed_addr: u64,
     pub addrspace: u32,
-    pub body: Option<super::function::Body>,
+    /// The printed body: its span of [`Module::body_texts`].
+    pub body: Option<std::ops::Range<usize>>,
     pub attachments: Vec<(u64, u64)>,
 }
 
@@ -127,8 +128,9 @@ pub struct Function {
 pub struct AttrGroup {
     /// 0: return value, 1..: parameters, `u32::MAX`: the function.
     pub index: u32,
-    /// The attributes as LLVM prints them (`nounwind`, `align 4`, ...).
-    pub attrs: Vec<String>,
+    /// The attributes as LLVM prints them (`nounwind`, `align 4`, ...):
+    /// most are names, borrowed, not a string each.
+    pub attrs: Vec<std::borrow::Cow<'static, str>>,
 }
 
 #[derive(Debug, Default)]
@@ -146,7 +148,10 @@ pub struct Module<'a> {
     pub globals: Vec<GlobalVar>,
     pub functions: Vec<Function>,
     pub md: MdTable,
-    pub md_kinds: FxHashMap<u64, String>,
+    /// Metadata kinds' names: spans of `kind_names` (one string, not one
+    /// per kind: every module names its ~40 kinds).
+    md_kinds: FxHashMap<u64, std::ops::Range<usize>>,
+    kind_names: String,
     pub strtab: &'a [u8],
     bodies_read: usize,
     /// Where bodies go, in order of the definitions.
@@ -155,6 +160,29 @@ pub struct Module<'a> {
     /// Metadata ids below this are the module's; a body's come after.
     pub md_module_len: usize,
     pub numbering: super::print::Numbering,
+    /// Every printed body, in order of definition (one string, not one
+    /// per function).
+    pub body_texts: String,
+    /// The last body decoded, kept for its vectors' room.
+    pub spare_body: super::function::Body,
+}
+
+/// The largest vectors of the last module decoded on this thread (and its
+/// tables, emptied),
+/// emptied, for the next one to grow into: a metallib's modules are read
+/// one after another, and growing them anew each time was ~5% of a scan
+/// of mlx.metallib.
+#[derive(Default)]
+struct Spare {
+    body: super::function::Body,
+    values: Vec<Value>,
+    value_types: Vec<TypeId>,
+    md: MdTable,
+    types: Types,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
 }
 
 pub(crate) fn bad(r: &Reader<'_>, what: &str) -> Error {
@@ -170,13 +198,19 @@ impl<'a> Module<'a> {
     /// Decodes a bitcode module: `data` starts after the `BC\xC0\xDE`
     /// magic; `base` is where it sits in the file, for errors.
     pub fn decode(data: &'a [u8], base: u64) -> Result<Module<'a>, Error> {
+        let spare = SPARE.with(|s| s.take());
         let mut m = Module {
             // The string table follows the module block, and bodies are
             // printed as they are read: find it first (blocks are skipped
             // by their lengths, so this costs a few reads).
             strtab: find_strtab(data, base)?,
+            values: spare.values,
+            value_types: spare.value_types,
+            spare_body: spare.body,
             ..Module::default()
         };
+        m.md = spare.md;
+        m.types = spare.types;
         let mut r = Reader::new(data, base);
         let mut seen_module = false;
         loop {
@@ -202,6 +236,23 @@ impl<'a> Module<'a> {
             return Err(r.error(format!("the body of {name} is missing")));
         }
         Ok(m)
+    }
+
+    /// Hands the module's largest vectors, emptied, to the next module
+    /// decoded on this thread.
+    pub fn recycle(mut self) {
+        self.values.clear();
+        self.value_types.clear();
+        self.md.clear();
+        self.types.clear();
+        let spare = Spare {
+            body: std::mem::take(&mut self.spare_body),
+            values: std::mem::take(&mut self.values),
+            value_types: std::mem::take(&mut self.value_types),
+            md: std::mem::take(&mut self.md),
+            types: std::mem::take(&mut self.types),
+        };
+        SPARE.with(|s| s.replace(spare));
     }
 
     fn name(&self, r: &Reader<'_>, offset: u64, size: u64) -> Result<Vec<u8>, Error> {
@@ -232,8 +283,14 @@ impl<'a> Module<'a> {
                             // one) may change texts already written.
                             self.numbering.forget_types();
                         }
-                        block::PARAMATTR_GROUP => self.attr_groups(r)?,
-                        block::PARAMATTR => self.attr_lists(r)?,
+                        block::PARAMATTR_GROUP => {
+                            self.attr_groups(r)?;
+                            self.numbering.forget_attributes();
+                        }
+                        block::PARAMATTR => {
+                            self.attr_lists(r)?;
+                            self.numbering.forget_attributes();
+                        }
                         block::CONSTANTS => super::constants::block(self, r)?,
                         block::METADATA => {
                             self.metadata_block(r)?;
@@ -521,14 +578,14 @@ impl<'a> Module<'a> {
                     0 | 5 => {
                         let id = ops.get(i).copied().ok_or_else(|| bad(r, "attribute"))?;
                         i += 1;
-                        attrs.push(super::attributes::enum_name(id).to_string());
+                        attrs.push(super::attributes::enum_name(id).into());
                     }
                     1 => {
                         let (Some(&id), Some(&v)) = (ops.get(i), ops.get(i + 1)) else {
                             return Err(bad(r, "attribute"));
                         };
                         i += 2;
-                        attrs.push(super::attributes::int_attr(id, v));
+                        attrs.push(super::attributes::int_attr(id, v).into());
                     }
                     3 | 4 => {
                         let key = take_cstr(&ops, &mut i);
@@ -542,7 +599,7 @@ impl<'a> Module<'a> {
                             super::print::escape_into(&mut text, &value);
                             text.push('"');
                         }
-                        attrs.push(text);
+                        attrs.push(text.into());
                     }
                     6 => {
                         let (Some(&id), Some(&t)) = (ops.get(i), ops.get(i + 1)) else {
@@ -550,11 +607,14 @@ impl<'a> Module<'a> {
                         };
                         i += 2;
                         let t = self.type_id(r, t)?;
-                        attrs.push(format!(
-                            "{}({})",
-                            super::attributes::enum_name(id),
-                            self.types.text(t)
-                        ));
+                        attrs.push(
+                            format!(
+                                "{}({})",
+                                super::attributes::enum_name(id),
+                                self.types.text(t)
+                            )
+                            .into(),
+                        );
                     }
                     k => return Err(r.error(format!("unknown attribute encoding {k}"))),
                 }
@@ -582,10 +642,14 @@ impl<'a> Module<'a> {
 
     fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         let mut ops = Vec::new();
+        let mut bytes = Vec::new();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 6 && !ops.is_empty() {
-                let name = String::from_utf8_lossy(&chars(&ops[1..])).into_owned();
-                self.md_kinds.insert(ops[0], name);
+                bytes.clear();
+                bytes.extend(ops[1..].iter().map(|&c| c as u8));
+                let start = self.kind_names.len();
+                self.kind_names.push_str(&String::from_utf8_lossy(&bytes));
+                self.md_kinds.insert(ops[0], start..self.kind_names.len());
             }
         }
         Ok(())
@@ -611,6 +675,11 @@ impl<'a> Module<'a> {
                 list.extend(pairs);
             }
         }
+    }
+
+    /// A metadata kind's name.
+    pub fn kind_name(&self, kind: u64) -> Option<&str> {
+        self.kind_names.get(self.md_kinds.get(&kind)?.clone())
     }
 
     /// The type of value `id`.

@@ -38,6 +38,10 @@ pub struct Numbering {
     /// types anew each time was ~4% of a scan of mlx.metallib.
     type_spans: Vec<Option<(usize, usize)>>,
     type_texts: String,
+    /// Each attribute list's groups that exist, in order, with the index
+    /// they apply to: looking every group up for every parameter was ~2%
+    /// of a scan of mlx.metallib. Made on first use.
+    list_groups: Option<Vec<Vec<(u32, u64)>>>,
 }
 
 impl Numbering {
@@ -45,6 +49,12 @@ impl Numbering {
     pub fn forget_types(&mut self) {
         self.type_spans.clear();
         self.type_texts.clear();
+    }
+
+    /// Drops the attribute lists' groups found so far (a block of groups
+    /// or lists was read).
+    pub fn forget_attributes(&mut self) {
+        self.list_groups = None;
     }
 }
 
@@ -75,12 +85,28 @@ pub fn push_int(out: &mut String, n: impl itoa::Integer) {
 /// Escapes as LLVM's `printEscapedString`: printable ASCII but `"` and `\`
 /// as is, everything else `\XX`.
 pub fn escape_into(out: &mut String, bytes: &[u8]) {
-    for &c in bytes {
-        if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' {
-            out.push(c as char);
-        } else {
-            let _ = write!(out, "\\{c:02X}");
-        }
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let plain = |c: u8| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\';
+    // Most strings are all plain: checked without a branch per byte (the
+    // compiler makes it a vector loop), then copied at once.
+    if bytes.iter().fold(true, |all, &c| all & plain(c)) {
+        out.push_str(std::str::from_utf8(bytes).unwrap_or_default());
+        return;
+    }
+    // Runs of plain bytes in one copy.
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let run = rest.iter().position(|&c| !plain(c)).unwrap_or(rest.len());
+        let (text, tail) = rest.split_at(run);
+        // Printable ASCII, checked above.
+        out.push_str(std::str::from_utf8(text).unwrap_or_default());
+        let Some((&c, tail)) = tail.split_first() else {
+            break;
+        };
+        out.push('\\');
+        out.push(char::from(HEX[usize::from(c >> 4)]));
+        out.push(char::from(HEX[usize::from(c & 15)]));
+        rest = tail;
     }
 }
 
@@ -411,7 +437,7 @@ impl Printer<'_, '_, '_> {
         match item {
             Md::Str(s) => {
                 out.push_str("!\"");
-                escape_into(out, s);
+                escape_into(out, self.m.md.str(s));
                 out.push('"');
             }
             Md::Value(t, v) => {
@@ -457,7 +483,8 @@ impl Printer<'_, '_, '_> {
                     out.push_str("distinct ");
                 }
                 out.push_str("!{");
-                for (i, &o) in ops.iter().enumerate() {
+                let m = self.m;
+                for (i, &o) in m.md.ops(ops).iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
                     }
@@ -492,7 +519,7 @@ impl Printer<'_, '_, '_> {
                             match (f, self.m.md.items.get(id.wrapping_sub(1) as usize)) {
                                 (Field::Str(_), Some(Md::Str(s))) => {
                                     out.push('"');
-                                    escape_into(out, s);
+                                    escape_into(out, self.m.md.str(s));
                                     out.push('"');
                                 }
                                 _ => self.md_operand(out, *id),
@@ -563,10 +590,16 @@ impl Printer<'_, '_, '_> {
     }
 
     fn attachments(&mut self, out: &mut String, list: &[(u64, u64)], sep: &str) {
-        let mut sorted: Vec<(u64, u64)> = list.to_vec();
-        sorted.sort_by_key(|&(k, _)| k);
-        for (kind, md) in sorted {
-            let name = self.m.md_kinds.get(&kind).map_or("unknown", String::as_str);
+        // LLVM writes them sorted by kind: a copy to sort only otherwise.
+        let sorted: std::borrow::Cow<'_, [(u64, u64)]> = if list.is_sorted_by_key(|&(k, _)| k) {
+            list.into()
+        } else {
+            let mut copy = list.to_vec();
+            copy.sort_by_key(|&(k, _)| k);
+            copy.into()
+        };
+        for &(kind, md) in sorted.iter() {
+            let name = self.m.kind_name(kind).unwrap_or("unknown");
             out.push_str(sep);
             out.push('!');
             out.push_str(name);
@@ -578,28 +611,39 @@ impl Printer<'_, '_, '_> {
     /// Attributes of list `list` (1-based) at `index`: the return value
     /// (`noundef `), a parameter (` noundef`) or the function (` #K`).
     fn attrs(&mut self, out: &mut String, list: u64, index: u32) {
+        let m = self.m;
+        // Disjoint fields: the lists' groups are read while the function
+        // groups' numbers are written.
+        let n = &mut *self.n;
+        let list_groups = n.list_groups.get_or_insert_with(|| {
+            m.lists
+                .iter()
+                .map(|groups| {
+                    groups
+                        .iter()
+                        .filter_map(|g| Some((m.groups.get(g)?.index, *g)))
+                        .collect()
+                })
+                .collect()
+        });
         let Some(groups) = list
             .checked_sub(1)
-            .and_then(|l| self.m.lists.get(l as usize))
+            .and_then(|l| list_groups.get(l as usize))
         else {
             return;
         };
-        for g in groups {
-            let Some(group) = self.m.groups.get(g) else {
-                continue;
-            };
-            let wanted = match index {
-                u32::MAX => u32::MAX,
-                i => i,
-            };
-            if group.index != wanted {
+        for &(at, g) in groups {
+            if at != index {
                 continue;
             }
+            let Some(group) = m.groups.get(&g) else {
+                continue;
+            };
             if index == u32::MAX {
-                let next = self.n.groups.len() as u32;
-                let k = *self.n.groups.entry(*g).or_insert_with(|| next);
+                let next = n.groups.len() as u32;
+                let k = *n.groups.entry(g).or_insert_with(|| next);
                 if k == next {
-                    self.n.group_order.push(*g);
+                    n.group_order.push(g);
                 }
                 out.push_str(" #");
                 push_int(out, k);
@@ -639,6 +683,10 @@ impl Printer<'_, '_, '_> {
                     self.md_ref(out, *id);
                 }
                 Piece::Attrs(list, index) => self.attrs(out, *list, *index),
+                Piece::Align(bytes) => {
+                    out.push_str(", align ");
+                    push_int(out, *bytes);
+                }
             }
         }
     }
@@ -658,7 +706,7 @@ impl Printer<'_, '_, '_> {
         let declaration = body.is_none();
         // As llvm-dis: the function's attributes but strings in a comment
         // first, which keeps IR line numbers where llvm-dis has them.
-        let listed: Vec<&str> = func
+        let listed = func
             .attrs
             .checked_sub(1)
             .and_then(|l| self.m.lists.get(l as usize))
@@ -667,11 +715,15 @@ impl Printer<'_, '_, '_> {
             .filter_map(|g| self.m.groups.get(g))
             .filter(|g| g.index == u32::MAX)
             .flat_map(|g| g.attrs.iter())
-            .filter(|a| !a.starts_with('"'))
-            .map(String::as_str)
-            .collect();
-        if !listed.is_empty() {
-            let _ = writeln!(out, "; Function Attrs: {}", listed.join(" "));
+            .filter(|a| !a.starts_with('"'));
+        let mut any = false;
+        for a in listed {
+            out.push_str(if any { " " } else { "; Function Attrs: " });
+            out.push_str(a);
+            any = true;
+        }
+        if any {
+            out.push('\n');
         }
         out.push_str(if declaration { "declare " } else { "define " });
         out.push_str(linkage(func.linkage));
@@ -770,9 +822,9 @@ fn write_float(out: &mut String, ty: Option<&Ty>, bits: u64) {
     let _ = write!(out, "0x{:016X}", value.to_bits());
 }
 
-/// Prints function `f` (its `define` line, body and closing brace) into
-/// `body.text`, numbering its values and the metadata it brings.
-pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
+/// Prints function `f` (its `define` line, body and closing brace) at the
+/// end of `out`, numbering its values and the metadata it brings.
+pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
     let mut n = std::mem::take(&mut m.numbering);
     let module_md = m.md_module_len;
     {
@@ -832,8 +884,7 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
             block_slots,
             block_names: &body.block_names,
         });
-        let mut out = String::new();
-        p.header(&mut out, f, Some(body));
+        p.header(out, f, Some(body));
         out.push_str(" {\n");
         let mut b = 0usize;
         for (i, inst) in body.insts.iter().enumerate() {
@@ -845,9 +896,9 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
                         .as_ref()
                         .map(|l| (l.block_names.get(&(b as u32)), l.block_slots[b]));
                     match l {
-                        Some((Some(name), _)) => write_name(&mut out, name),
+                        Some((Some(name), _)) => write_name(out, name),
                         Some((None, s)) => {
-                            push_int(&mut out, s);
+                            push_int(out, s);
                         }
                         None => {}
                     }
@@ -857,19 +908,19 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
             }
             out.push_str("  ");
             if let Some(id) = inst.result {
-                p.local(&mut out, id);
+                p.local(out, id);
                 out.push_str(" = ");
             }
             p.pieces(
-                &mut out,
+                out,
                 body.pieces.get(inst.pieces.clone()).unwrap_or_default(),
             );
             if let Some(loc) = inst.dbg {
                 let k = p.location(loc);
                 out.push_str(", !dbg !");
-                push_int(&mut out, k);
+                push_int(out, k);
             }
-            p.attachments(&mut out, &inst.attachments, ", ");
+            p.attachments(out, &inst.attachments, ", ");
             out.push('\n');
         }
         out.push_str("}\n");
@@ -889,7 +940,6 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
         }
         p.n.extra.push_str(&defs);
         p.n.numbers.truncate(module_md);
-        body.text = out;
     }
     m.numbering = n;
 }
@@ -897,7 +947,9 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &mut Body) {
 /// Prints the whole module. `module_id` goes on the `; ModuleID` line.
 pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
     let mut n = std::mem::take(&mut m.numbering);
-    let mut out = String::new();
+    // Room for the bodies and, roughly, the rest: growing by doubling
+    // copied the text about once more.
+    let mut out = String::with_capacity(m.body_texts.len() + m.body_texts.len() / 2);
     {
         let mut p = Printer {
             m,
@@ -975,7 +1027,7 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
         for f in 0..p.m.functions.len() {
             out.push('\n');
             match &p.m.functions[f].body {
-                Some(b) => out.push_str(&b.text),
+                Some(span) => out.push_str(p.m.body_texts.get(span.clone()).unwrap_or_default()),
                 None => {
                     p.header(&mut out, f, None);
                     out.push('\n');
