@@ -19,8 +19,10 @@ With SCAN=1 (issue 8's measure) each round times the whole scan instead: every
 binary in AIR_SCAN (default target/release/air-scan; several, space-separated,
 to compare commits in the same rounds) as `--jobs 1 --format json FILE` with the
 report written to /dev/null, then llvm-as-22, then `grep -cE
-'udiv|sdiv|urem|srem'`, best of 3 processes each; the ratios to llvm-as-22 and
-to grep are taken within the round.
+'udiv|sdiv|urem|srem'`, best of 3 processes each (several binaries' runs in
+turn, each round starting with the next); the ratios to llvm-as-22 and to grep
+are taken within the round, and with several binaries a last table gives each
+one's throughput over the first's, median of the rounds.
 
 Inputs: the modules benches/read_bench.sh makes in BENCH_DIR (default
 ${TMPDIR:-/tmp}/air-scan-bench): corpus-merged.opaque.ll, large-100MB.opaque.ll,
@@ -106,13 +108,23 @@ def reader_seconds(path):
 
 def process_seconds(cmd, ok=(0,), runs=3, stdout=subprocess.DEVNULL):
     """Best wall time of `runs` processes; exit statuses outside `ok` fail."""
-    best = float("inf")
+    return interleaved_seconds([cmd], ok, runs, stdout)[0]
+
+
+def interleaved_seconds(cmds, ok=(0,), runs=3, stdout=subprocess.DEVNULL, first=0):
+    """Best wall time of `runs` processes of each command, run in turn
+    (`first`'s first), so that a slow spell of the machine falls on all of
+    them rather than on one command's runs."""
+    best = [float("inf")] * len(cmds)
+    order = list(range(first, len(cmds))) + list(range(first))
     for _ in range(runs):
-        t0 = time.perf_counter()
-        p = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE)
-        if p.returncode not in ok:
-            fail(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr[-1000:].decode(errors='replace')}")
-        best = min(best, time.perf_counter() - t0)
+        for k in order:
+            t0 = time.perf_counter()
+            p = subprocess.run(cmds[k], stdout=stdout, stderr=subprocess.PIPE)
+            if p.returncode not in ok:
+                fail(f"{' '.join(cmds[k])}: exit {p.returncode}: "
+                     f"{p.stderr[-1000:].decode(errors='replace')}")
+            best[k] = min(best[k], time.perf_counter() - t0)
     return best
 
 
@@ -124,8 +136,9 @@ def scan_round(r, label, path):
     """One SCAN=1 round on one input: a table row, and the ratios per binary."""
     size = os.path.getsize(path) / MB
     # air-scan exits 1 when it reports findings; grep exits 1 when it counts none.
-    ours = [process_seconds([b, "--jobs", "1", "--format", "json", path], ok=(0, 1))
-            for b in AIR_SCANS]
+    # Several binaries: their runs interleaved, each round starting with the next.
+    ours = interleaved_seconds([[b, "--jobs", "1", "--format", "json", path] for b in AIR_SCANS],
+                               ok=(0, 1), first=r % len(AIR_SCANS))
     llvm = llvm_as_seconds(path)
     # Into a pipe: GNU grep stops at the first match when its output is /dev/null.
     grep = process_seconds(["grep", "-cE", "udiv|sdiv|urem|srem", path], ok=(0, 1),
@@ -133,7 +146,7 @@ def scan_round(r, label, path):
     cells = " | ".join(f"{size / s:.0f} ({llvm / s:.1f}x, {grep / s:.2f})" for s in ours)
     log(f"round {r}, {label}: {cells}; llvm-as {size / llvm:.1f} MB/s, grep {size / grep:.0f} MB/s")
     return (f"| {r} | {label} | {size:.1f} | {cells} | {size / llvm:.1f} | {size / grep:.0f} |",
-            [(llvm / s, grep / s) for s in ours])
+            [(llvm / s, grep / s, ours[0] / s) for s in ours])
 
 
 def scan_main():
@@ -162,6 +175,15 @@ def scan_main():
             print(f"| {label} | `{b}` | **{statistics.median(vs_as):.1f}x** ({min(vs_as):.1f}-"
                   f"{max(vs_as):.1f}) | **{statistics.median(vs_grep):.2f}** "
                   f"({min(vs_grep):.2f}-{max(vs_grep):.2f}) |")
+    if len(AIR_SCANS) > 1:
+        print()
+        print("| input | binary | median of the rounds' throughput ÷ the first binary's (worst, best) |")
+        print("|---|---|---:|")
+        for label, rounds in by_input.items():
+            for k, b in enumerate(AIR_SCANS[1:], start=1):
+                vs_first = [rs[k][2] for rs in rounds]
+                print(f"| {label} | `{b}` | **{statistics.median(vs_first):.2f}** "
+                      f"({min(vs_first):.2f}-{max(vs_first):.2f}) |")
 
 
 def loadavg():
