@@ -427,4 +427,27 @@ mod tests {
         source.release("not in the mapping");
         assert_eq!(mapped, text);
     }
+
+    /// The walk compares paths' bytes: a folder's files and subfolders come
+    /// in their names' order, a subfolder's files right after its name,
+    /// before a sibling it is a prefix of.
+    #[test]
+    fn a_folder_is_walked_in_its_names_order() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("a")).unwrap();
+        for name in ["b.ll", "a.ll", "a/z.ll", "a-b.ll", "A.ll", "a b.ll"] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        let found: Vec<String> = collect_with(&[dir.path().to_path_buf()], &WalkOptions::default())
+            .into_iter()
+            .map(|f| match f {
+                Found::File(p) => p.strip_prefix(dir.path()).unwrap().display().to_string(),
+                Found::Error(p, e) => panic!("{}: {e}", p.display()),
+            })
+            .collect();
+        assert_eq!(
+            found,
+            ["A.ll", "a/z.ll", "a b.ll", "a-b.ll", "a.ll", "b.ll"]
+        );
+    }
 }
