@@ -90,6 +90,12 @@ impl<T> std::ops::Deref for Shared<T> {
 
 impl<T: Serialize> Serialize for Shared<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // A value no one else holds is written once whatever is done: as
+        // itself, so a serializer keeps no text of it to lay out again
+        // (most arguments of a small module's kernels are such).
+        if std::sync::Arc::strong_count(&self.0) == 1 {
+            return self.0.serialize(s);
+        }
         s.serialize_newtype_struct(Self::NAME, &*self.0)
     }
 }
