@@ -789,7 +789,7 @@ fn scan_module_at(
     // metadata it parsed) is gone: made before the walk, they would sit
     // beside all of that at the scan's peak (~0.1x the input).
     drop(module);
-    let mut owner = ir::air::Owner::default();
+    let mut owner = ir::air::Owner::for_entry_points(&air.entry_points);
     let mut entries = |kernel: bool| -> Vec<OwnedEntryPoint> {
         let of_kind = |e: &&ir::air::EntryPoint<'_>| (e.stage == "kernel") == kernel;
         air.entry_points

@@ -90,6 +90,12 @@ impl<T> std::ops::Deref for Shared<T> {
 
 impl<T: Serialize> Serialize for Shared<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // A value no one else holds is written once whatever is done: as
+        // itself, so a serializer keeps no text of it to lay out again
+        // (most arguments of a small module's kernels are such).
+        if std::sync::Arc::strong_count(&self.0) == 1 {
+            return self.0.serialize(s);
+        }
         s.serialize_newtype_struct(Self::NAME, &*self.0)
     }
 }
@@ -216,6 +222,20 @@ pub struct Owner {
 }
 
 impl Owner {
+    /// An owner sized for `entry_points`' arguments: a module's distinct
+    /// texts number about its arguments (a few kinds shared, a name and a
+    /// type name each), and growing the set from empty rehashed it
+    /// module after module.
+    pub fn for_entry_points(entry_points: &[EntryPoint<'_>]) -> Self {
+        let arguments = entry_points.iter().map(|e| e.arguments.len()).sum();
+        let mut texts = rustc_hash::FxHashSet::default();
+        texts.reserve(arguments);
+        Owner {
+            described: Vec::new(),
+            texts,
+        }
+    }
+
     pub fn entry_point(&mut self, ep: &EntryPoint<'_>) -> OwnedEntryPoint {
         EntryPointOf {
             name: ep.name.into(),
@@ -489,6 +509,11 @@ fn entry_point<'a>(
         // Sized once: an entry point's arguments are kept to the end of the
         // scan, and a doubled vector left up to half of them unused.
         ep.arguments.reserve_exact(args.len());
+        // Grown once for the entry point's descriptions, not again and again
+        // from empty: a module of one small kernel rehashed it ~4 times.
+        if let Some(memo) = memo.as_mut() {
+            memo.reserve(args.len());
+        }
         for arg in args.iter() {
             if !items.take(line) {
                 break;
