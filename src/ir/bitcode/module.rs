@@ -167,11 +167,10 @@ pub struct Module<'a> {
     pub spare_body: super::function::Body,
 }
 
-/// The largest vectors of the last module decoded on this thread (and its
-/// tables, emptied),
-/// emptied, for the next one to grow into: a metallib's modules are read
-/// one after another, and growing them anew each time was ~5% of a scan
-/// of mlx.metallib.
+/// The largest vectors and tables of the last module decoded on this
+/// thread, emptied, for the next one to grow into: a metallib's modules are
+/// read one after another, and growing them anew each time was ~5% of a
+/// scan of mlx.metallib.
 #[derive(Default)]
 struct Spare {
     body: super::function::Body,
