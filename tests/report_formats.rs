@@ -151,6 +151,29 @@ fn json_of_every_fixture_validates_against_the_schema() {
     every_evidence_kind_is_met(&whole);
 }
 
+/// A field the report leaves out when it has no value (`cycles`, `via`,
+/// `paired_with`) is never written as null, and the schema says so: a
+/// dashboard may read it as a number or a string whenever it is present.
+#[test]
+fn fields_left_out_when_unknown_are_never_null() {
+    let v = validator("docs/report.schema.json");
+    let mut whole = report("json", &["testdata"]);
+    let findings = whole["findings"].as_array_mut().unwrap();
+    let mut nulled = 0;
+    for field in ["cycles", "via", "paired_with"] {
+        let finding = findings
+            .iter_mut()
+            .find(|f| f["evidence"].get(field).is_some())
+            .unwrap_or_else(|| panic!("no finding in testdata/ has `{field}`"));
+        assert!(!finding["evidence"][field].is_null());
+        finding["evidence"][field] = Value::Null;
+        nulled += 1;
+    }
+    assert_eq!(nulled, 3);
+    let errors = v.iter_errors(&whole).count();
+    assert!(errors >= 3, "null accepted: {errors} errors");
+}
+
 #[test]
 fn json_of_failed_files_suppressions_and_baselines_validates() {
     let v = validator("docs/report.schema.json");

@@ -62,6 +62,7 @@ pub struct Divide {
     pub bits: u32,
     /// The routine's cost per execution, where the rule counts it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32")]
     pub cycles: Option<u32>,
     pub divisor: Divisor,
     /// As the finding's `loop_depth`: loops around the divide, 0 outside any.
@@ -72,6 +73,7 @@ pub struct Divide {
     /// The remainder (or quotient) on the same operands, computed by the
     /// same routine and reported with this one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Paired")]
     pub paired_with: Option<Paired>,
     /// A divide of vectors.
     pub vector: bool,
@@ -118,6 +120,7 @@ pub struct Barrier {
     /// The helper called here that reaches the barrier, when the finding
     /// is such a call (`through_helpers`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub via: Option<String>,
 }
 
