@@ -1,5 +1,4 @@
 use air_scan::rules::RuleSet;
-use air_scan::rules::options::RuleOptions;
 use air_scan::{report, scan};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -360,47 +359,27 @@ fn main() -> ExitCode {
         None | Some(Command::Diff(_)) | Some(Command::Dis { .. }) => {}
     }
     let args = &cli.scan;
-    let mut rules = rules;
-    match project_rule_options(&args.paths) {
-        Ok(options) => rules.apply(&options),
-        Err(e) => {
-            eprintln!("air-scan: {e}");
-            return ExitCode::from(2);
-        }
+    if let Err(e) = check_project_rule_options(&args.paths) {
+        eprintln!("air-scan: {e}");
+        return ExitCode::from(2);
     }
     scan(args, &rules)
 }
 
-/// The rule options of the `air-scan.toml` nearest above the scanned paths
-/// (its `[rules]` tables); defaults without one. Paths governed by files
-/// that set different options are an error: one scan runs one rule set.
-fn project_rule_options(paths: &[PathBuf]) -> Result<RuleOptions, String> {
-    use air_scan::compile::xcrun::ProjectConfig;
-    let mut found: Option<(String, RuleOptions)> = None;
+/// Reads the `air-scan.toml` governing each scanned path now, so that a bad
+/// `[rules]` table there stops the scan before it starts. Each file then
+/// runs the rules with the options of the file nearest above it
+/// (`ScanConfig::project_rules`); one deeper in a folder that is bad fails
+/// the files it governs.
+fn check_project_rule_options(paths: &[PathBuf]) -> Result<(), String> {
     for p in paths {
         let dir = match p.is_dir() {
             true => p.as_path(),
             false => p.parent().unwrap_or(std::path::Path::new(".")),
         };
-        let Some((path, rules)) = ProjectConfig::rules_for(dir)? else {
-            continue;
-        };
-        let origin = path.display().to_string();
-        let options = match rules {
-            Some(table) => RuleOptions::from_table(table, &origin)?,
-            None => RuleOptions::default(),
-        };
-        match &found {
-            Some((first, o)) if *o != options => {
-                return Err(format!(
-                    "{first} and {origin} set different [rules] options: scan their folders separately"
-                ));
-            }
-            Some(_) => {}
-            None => found = Some((origin, options)),
-        }
+        scan::project_options(dir)?;
     }
-    Ok(found.map(|(_, o)| o).unwrap_or_default())
+    Ok(())
 }
 
 /// Every rule's name and id, whether `--select` and `--ignore` keep it or
@@ -430,6 +409,7 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut config = scan::ScanConfig::new(rules);
+    config.project_rules = true;
     config.source_root = args.source_root.clone();
     config.root = air_scan::input::root::PathRoot::new(args.sarif_root.as_deref());
     config.llvm_dis = args.llvm_dis.clone();

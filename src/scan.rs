@@ -12,6 +12,7 @@ use crate::compile::xcrun::{self, MetalOptions, ProjectConfig, Unavailable, Xcru
 use crate::input::{self, Found};
 use crate::ir::air::{OwnedEntryPoint, OwnedFunctionConstant};
 use crate::ir::{self, Diagnostic, Module, Opcode, Severity};
+use crate::rules::options::RuleOptions;
 use crate::rules::{self, Finding, FunctionContext, RuleSet};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -187,6 +188,37 @@ pub struct ScanConfig<'r> {
     xcrun_found: std::sync::OnceLock<Result<Xcrun, Unavailable>>,
     /// `air-scan.toml` per directory of a `.metal` file, read once.
     projects: std::sync::Mutex<FxHashMap<PathBuf, Result<Option<ProjectConfig>, String>>>,
+    /// Whether each file runs the rules with the `[rules]` options of the
+    /// `air-scan.toml` nearest above it (the command line's scan), rather
+    /// than `rules` as given (a caller that set its options itself).
+    pub project_rules: bool,
+    /// Those options' rule sets, found once per directory.
+    rule_sets: std::sync::Mutex<ProjectRules>,
+}
+
+/// The rule sets of the projects a scan meets: per directory, the index
+/// of its options' set in `sets`, or `None` for `ScanConfig::rules` (no
+/// `air-scan.toml`, or one that sets the defaults).
+#[derive(Default)]
+struct ProjectRules {
+    by_dir: FxHashMap<PathBuf, Result<Option<usize>, String>>,
+    sets: Vec<(RuleOptions, std::sync::Arc<RuleSet>)>,
+}
+
+/// The rules one file runs: the scan's own, or its project's.
+enum FileRules<'r> {
+    Scan(&'r RuleSet),
+    Project(std::sync::Arc<RuleSet>),
+}
+
+impl std::ops::Deref for FileRules<'_> {
+    type Target = RuleSet;
+    fn deref(&self) -> &RuleSet {
+        match self {
+            FileRules::Scan(r) => r,
+            FileRules::Project(r) => r,
+        }
+    }
 }
 
 impl<'r> ScanConfig<'r> {
@@ -204,6 +236,44 @@ impl<'r> ScanConfig<'r> {
             emitted: Default::default(),
             xcrun_found: Default::default(),
             projects: Default::default(),
+            project_rules: false,
+            rule_sets: Default::default(),
+        }
+    }
+
+    /// The rules the file at `path` runs. With `project_rules`, the
+    /// `[rules]` options of the `air-scan.toml` nearest above it (as its
+    /// `[metal]` flags are), so one scan of several projects runs each
+    /// with its own; an unreadable or invalid file is an error for the
+    /// files it governs.
+    fn rules_for(&self, path: &Path) -> Result<FileRules<'_>, String> {
+        if !self.project_rules {
+            return Ok(FileRules::Scan(self.rules));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let Ok(mut known) = self.rule_sets.lock() else {
+            return Ok(FileRules::Scan(self.rules));
+        };
+        if !known.by_dir.contains_key(dir) {
+            let found = project_options(dir).map(|options| {
+                let options = options.filter(|o| *o != RuleOptions::default())?;
+                let at = known.sets.iter().position(|(o, _)| *o == options);
+                Some(at.unwrap_or_else(|| {
+                    let mut set = self.rules.clone();
+                    set.apply(&options);
+                    known.sets.push((options, std::sync::Arc::new(set)));
+                    known.sets.len() - 1
+                }))
+            });
+            known.by_dir.insert(dir.to_path_buf(), found);
+        }
+        match known.by_dir.get(dir) {
+            Some(Ok(Some(i))) => Ok(FileRules::Project(known.sets[*i].1.clone())),
+            Some(Err(e)) => Err(e.clone()),
+            Some(Ok(None)) | None => Ok(FileRules::Scan(self.rules)),
         }
     }
 
@@ -271,6 +341,18 @@ impl<'r> ScanConfig<'r> {
             cache.insert(dir.to_path_buf(), found.clone());
         }
         found
+    }
+}
+
+/// The `[rules]` options of the `air-scan.toml` nearest above `dir`:
+/// `None` without one.
+pub fn project_options(dir: &Path) -> Result<Option<RuleOptions>, String> {
+    let Some((path, rules)) = ProjectConfig::rules_for(dir)? else {
+        return Ok(None);
+    };
+    match rules {
+        Some(table) => RuleOptions::from_table(table, &path.display().to_string()).map(Some),
+        None => Ok(Some(RuleOptions::default())),
     }
 }
 
@@ -727,7 +809,11 @@ fn scan_module_at(
     config: &ScanConfig<'_>,
     release: &dyn Fn(&str),
 ) -> FileReport {
-    let rules = config.rules;
+    let rules = match config.rules_for(base) {
+        Ok(r) => r,
+        Err(e) => return FileReport::failed(path, e),
+    };
+    let rules = &*rules;
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
     let air = ir::air::air_info(&module);
     diagnostics.extend(air.diagnostics.iter().cloned());

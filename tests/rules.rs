@@ -1053,6 +1053,82 @@ fn barrier_strict_mode_reports_threads_that_keep_running() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Each file runs the rules with the options of the `air-scan.toml` nearest
+/// above it, as its `[metal]` flags are: one scan of two projects (or of a
+/// folder holding them) runs each with its own, and a file deeper down
+/// overrides one above. A bad file deeper down fails only what it governs.
+#[test]
+fn each_file_takes_the_rule_options_of_its_nearest_project_file() {
+    let name = "barrier_keeps_running.ll";
+    let strict = "[rules.barrier-in-divergent-flow]\nstrict = true\n";
+    let top = project_with("projects", "# no [rules]\n", &[]);
+    let strict_dir = top.join("strict");
+    let plain_dir = top.join("plain");
+    let inner_dir = strict_dir.join("inner");
+    let fixture = format!("{}/{DIR}/{name}", env!("CARGO_MANIFEST_DIR"));
+    for (dir, config) in [
+        (&strict_dir, strict),
+        (
+            &plain_dir,
+            "[rules.barrier-in-divergent-flow]\nstrict = false\n",
+        ),
+        (&inner_dir, "[rules]\n"),
+    ] {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("air-scan.toml"), config).unwrap();
+        std::fs::copy(&fixture, dir.join(name)).unwrap();
+    }
+    std::fs::copy(&fixture, top.join(name)).unwrap();
+    // Which files have barrier findings, by their folder.
+    let barrier_files = |args: &[&str]| -> Vec<String> {
+        let out = run(&[&["--format", "json"], args].concat());
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        let mut files: Vec<String> = findings(&v)
+            .iter()
+            .filter(|f| f["rule"] == "barrier-in-divergent-flow")
+            .map(|f| {
+                let path = std::path::Path::new(f["path"].as_str().unwrap());
+                let dir = path.parent().unwrap().file_name().unwrap();
+                dir.to_string_lossy().into_owned()
+            })
+            .collect();
+        files.dedup();
+        files
+    };
+    let (s, p) = (strict_dir.to_str().unwrap(), plain_dir.to_str().unwrap());
+    assert_eq!(barrier_files(&[top.to_str().unwrap()]), ["strict"]);
+    assert_eq!(barrier_files(&[s, p]), ["strict"]);
+    assert_eq!(barrier_files(&[p, &format!("{s}/{name}")]), ["strict"]);
+    assert!(barrier_files(&[inner_dir.to_str().unwrap()]).is_empty());
+    // A bad file deeper down fails its own files only, naming itself.
+    std::fs::write(
+        inner_dir.join("air-scan.toml"),
+        "[rules.barrier-in-divergent-flow]\nstrikt = true\n",
+    )
+    .unwrap();
+    let out = air_scan()
+        .args(["--format", "json", top.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a file that failed");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let failed: Vec<&Value> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["status"] == "error")
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    let error = failed[0]["error"].as_str().unwrap();
+    assert!(
+        failed[0]["path"].as_str().unwrap().contains("inner")
+            && error.contains("air-scan.toml")
+            && error.contains("strikt"),
+        "{error}"
+    );
+    let _ = std::fs::remove_dir_all(&top);
+}
+
 /// Loops from `f(gid)` to `f(gid) + n` (effort's bucketMulWild) run as many
 /// times on every thread: no finding in either mode. Loops whose trip count
 /// does depend on the thread, and a counter compared after its loop, are

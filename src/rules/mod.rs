@@ -138,6 +138,7 @@ fn hooks() -> [&'static dyn RuleHook; 14] {
     ]
 }
 
+#[derive(Clone)]
 pub struct Rule {
     pub pattern: Pattern,
     pub hook: Option<&'static dyn RuleHook>,
@@ -150,6 +151,7 @@ pub struct Rule {
 /// A rule's name, id, category and help (the first paragraph of the
 /// pattern's `fix`, unless a hook gives other advice), made once: copied
 /// into each finding they were most of a large report's allocations.
+#[derive(Clone)]
 struct SharedNames {
     name: Arc<str>,
     id: Arc<str>,
@@ -197,6 +199,7 @@ pub fn builtin_patterns() -> Result<&'static [Pattern], String> {
 }
 
 /// The rules in force for a scan.
+#[derive(Clone)]
 pub struct RuleSet {
     pub rules: Vec<Rule>,
 }
