@@ -1143,3 +1143,49 @@ fn llvm_14_on_new_air_says_too_old() {
         assert!(e.contains(&named), "{e}");
     }
 }
+
+/// A metallib on standard input (`cat lib.metallib | air-scan -`) gives the
+/// same modules and findings as the file, named `-:function`.
+#[test]
+fn a_metallib_on_standard_input_scans_as_the_file() {
+    let Some(dir) = corpus_dir() else { return };
+    let lib = dir.join("Iito__spindll/mlx.metallib");
+    let scan = |args: &[&str], stdin: Option<Vec<u8>>| -> serde_json::Value {
+        let mut cmd = assert_cmd::Command::cargo_bin("air-scan").unwrap();
+        cmd.args(["--format", "json", "--jobs", "1"]).args(args);
+        if let Some(bytes) = stdin {
+            cmd.write_stdin(bytes);
+        }
+        let out = cmd.output().unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let from_file = scan(&[lib.to_str().unwrap()], None);
+    let from_stdin = scan(&["-"], Some(std::fs::read(&lib).unwrap()));
+    let modules = |v: &serde_json::Value| -> Vec<String> {
+        let files = v["files"].as_array().unwrap();
+        files
+            .iter()
+            .map(|f| {
+                let path = f["path"].as_str().unwrap();
+                path.rsplit_once(':').unwrap().1.to_string()
+            })
+            .collect()
+    };
+    assert_eq!(modules(&from_stdin).len(), 382);
+    assert_eq!(modules(&from_stdin), modules(&from_file));
+    assert!(
+        from_stdin["files"][0]["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("-:")
+    );
+    let fingerprints = |v: &serde_json::Value| -> Vec<String> {
+        let findings = v["findings"].as_array().unwrap();
+        findings
+            .iter()
+            .map(|f| format!("{} {}", f["rule"], f["fingerprint"]))
+            .collect()
+    };
+    assert_eq!(fingerprints(&from_stdin), fingerprints(&from_file));
+    assert!(!fingerprints(&from_file).is_empty());
+}

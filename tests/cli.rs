@@ -180,3 +180,70 @@ fn scans_are_deterministic_across_job_counts() {
     assert_eq!(without_arguments(&one), without_arguments(&two));
     assert_ne!(one, two);
 }
+
+/// `-` reads standard input, as IR text or as bitcode: `xcrun metal -S
+/// -emit-llvm -o - k.metal | air-scan -`. A finding's snippet is drawn
+/// from the bytes read, since the stream cannot be read again.
+#[test]
+fn a_dash_scans_standard_input() {
+    let text = std::fs::read(testdata("minimal_kernel.ll")).unwrap();
+    let out = air_scan()
+        .arg("-")
+        .write_stdin(text.clone())
+        .assert()
+        .code(0);
+    let out = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(out.contains("--> -:16:3"), "{out}");
+    assert!(out.contains("16 |   %5 = udiv i32 %2, %4"), "{out}");
+    let json = air_scan()
+        .args(["--format", "json", "-"])
+        .write_stdin(text)
+        .assert()
+        .code(0);
+    let v: serde_json::Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+    assert_eq!(v["files"][0]["path"], "-");
+    assert_eq!(v["findings"].as_array().unwrap().len(), 1);
+    assert!(v["files"][0]["diagnostics"].as_array().unwrap().is_empty());
+}
+
+/// A named pipe (and bash's `<(...)`, a pipe under /dev/fd) is read once,
+/// whole, not taken for an empty file; `/dev/zero` ends at its first block
+/// with a clear error instead of filling memory.
+#[cfg(unix)]
+#[test]
+fn pipes_and_devices_are_read_once_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("kernel.ll");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("SKIPPED: no mkfifo here");
+        return;
+    }
+    let text = std::fs::read(testdata("minimal_kernel.ll")).unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, text))
+    };
+    let out = air_scan()
+        .args(["--format", "json"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(0);
+    writer.join().unwrap().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["files"][0]["status"], "ok", "{v}");
+    assert_eq!(v["findings"].as_array().unwrap().len(), 1);
+    if Path::new("/dev/zero").exists() {
+        let out = air_scan()
+            .arg("/dev/zero")
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2);
+        let out = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(
+            out.contains("/dev/zero: error: binary data (a NUL byte) at line 1"),
+            "{out}"
+        );
+    }
+}

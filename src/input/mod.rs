@@ -2,6 +2,12 @@
 //!
 //! Files of 1 MiB and more are memory-mapped, not read into a buffer: the
 //! reader borrows every name from the mapping, so the text is never copied.
+//!
+//! A path that is not a regular file (`-` for standard input, a pipe such
+//! as bash's `<(xcrun metal ...)`, a FIFO, a device) can be read only once,
+//! but a scan looks at a file more than once (its kind, its bytes, a
+//! snippet of a finding's line): [`load`] reads such a stream whole the
+//! first time and keeps its bytes for the rest of the process ([`streams`]).
 
 pub mod root;
 
@@ -20,10 +26,15 @@ pub const IR_EXTENSIONS: &[&str] = &["ll", "air", "bc", "metallib", "metal"];
 /// Files smaller than this are read into memory rather than mapped.
 const READ_BELOW: u64 = 1 << 20;
 
+/// The path that names standard input.
+pub const STDIN: &str = "-";
+
 /// The bytes of one input file.
 pub enum Source {
     Mapped(memmap2::Mmap),
     Owned(Vec<u8>),
+    /// A stream's bytes, read once ([`streams`]).
+    Stream(std::sync::Arc<[u8]>),
 }
 
 impl Source {
@@ -31,6 +42,7 @@ impl Source {
         match self {
             Source::Mapped(m) => m,
             Source::Owned(v) => v,
+            Source::Stream(b) => b,
         }
     }
 
@@ -75,12 +87,18 @@ impl fmt::Display for InputError {
 }
 
 pub fn load(path: &Path) -> Result<Source, InputError> {
+    if path.as_os_str() == STDIN {
+        return read_stream_once(path, || Ok(Box::new(std::io::stdin().lock())));
+    }
     let file = File::open(path).map_err(|e| InputError(format!("cannot open: {e}")))?;
     let meta = file
         .metadata()
         .map_err(|e| InputError(format!("cannot stat: {e}")))?;
     if meta.is_dir() {
         return Err(InputError("is a directory".into()));
+    }
+    if !meta.is_file() {
+        return read_stream_once(path, || Ok(Box::new(file)));
     }
     if meta.len() > MAX_FILE_SIZE {
         return Err(InputError(format!(
@@ -113,6 +131,67 @@ pub fn load(path: &Path) -> Result<Source, InputError> {
             .map(Source::Owned)
             .map_err(|e| InputError(format!("cannot read: {e}"))),
     }
+}
+
+/// The streams read so far, by the path that named them: read again, a
+/// pipe would give nothing.
+fn streams() -> &'static std::sync::Mutex<Vec<Streamed>> {
+    static STREAMS: std::sync::OnceLock<std::sync::Mutex<Vec<Streamed>>> =
+        std::sync::OnceLock::new();
+    STREAMS.get_or_init(Default::default)
+}
+
+/// A stream's path and the bytes read from it.
+type Streamed = (PathBuf, std::sync::Arc<[u8]>);
+
+/// Whether `path` named a stream read by [`load`].
+fn was_streamed(path: &Path) -> bool {
+    streams()
+        .lock()
+        .is_ok_and(|known| known.iter().any(|(p, _)| p == path))
+}
+
+/// The bytes of the stream `path` names: read from `open()` the first
+/// time, kept for every later call. Reading stops early at a NUL byte in
+/// what cannot be bitcode or a library (that is an error as text whatever
+/// follows, and `/dev/zero` never ends), and past `MAX_FILE_SIZE`.
+fn read_stream_once(
+    path: &Path,
+    open: impl FnOnce() -> Result<Box<dyn std::io::Read>, InputError>,
+) -> Result<Source, InputError> {
+    let Ok(mut known) = streams().lock() else {
+        return Err(InputError(
+            "cannot read: another thread failed reading".into(),
+        ));
+    };
+    if let Some((_, bytes)) = known.iter().find(|(p, _)| p == path) {
+        return Ok(Source::Stream(bytes.clone()));
+    }
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut reader = open()?;
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(InputError(format!("cannot read: {e}"))),
+        };
+        bytes.extend_from_slice(&chunk[..n]);
+        if bytes.len() as u64 > MAX_FILE_SIZE {
+            return Err(InputError(format!(
+                "more than {MAX_FILE_SIZE} bytes (the limit) on this stream"
+            )));
+        }
+        let text = matches!(Kind::of(&bytes), Kind::Text | Kind::Dump);
+        if text && bytes.len() >= SNIFF_BYTES && memchr::memchr(0, &chunk[..n]).is_some() {
+            break;
+        }
+    }
+    let bytes: std::sync::Arc<[u8]> = bytes.into();
+    known.push((path.to_path_buf(), bytes.clone()));
+    Ok(Source::Stream(bytes))
 }
 
 /// What a file holds, by its first bytes: the extension only names what
@@ -157,12 +236,16 @@ impl Kind {
     /// cannot be read (the scan then reports why, in its place).
     pub fn of_file(path: &Path) -> Option<Kind> {
         use std::io::Read;
+        let file = match path.as_os_str() == STDIN {
+            true => None,
+            false => Some(File::open(path).ok()?),
+        };
+        // Sniffing a stream would take its first bytes away.
+        let Some(file) = file.filter(|f| f.metadata().is_ok_and(|m| m.is_file())) else {
+            return load(path).ok().map(|s| Kind::of(s.bytes()));
+        };
         let mut head = Vec::with_capacity(SNIFF_BYTES);
-        File::open(path)
-            .ok()?
-            .take(SNIFF_BYTES as u64)
-            .read_to_end(&mut head)
-            .ok()?;
+        file.take(SNIFF_BYTES as u64).read_to_end(&mut head).ok()?;
         Some(Kind::of(&head))
     }
 
@@ -195,6 +278,10 @@ impl Kind {
     /// bytes, `self`, are: `None` when they agree, or when the extension is
     /// not one of ours and the file is text.
     pub fn mismatch(self, path: &Path) -> Option<String> {
+        // A stream's name (`-`, `/dev/fd/63`) says nothing of its contents.
+        if was_streamed(path) {
+            return None;
+        }
         let named = Kind::by_extension(path);
         let agrees = match named {
             Some(Kind::Text) => matches!(self, Kind::Text | Kind::Dump),
@@ -306,6 +393,10 @@ pub fn collect_with(paths: &[PathBuf], options: &WalkOptions) -> Vec<Found> {
 /// walk goes on.
 pub fn walk_each(paths: &[PathBuf], options: &WalkOptions, mut found: impl FnMut(Found)) {
     for root in paths {
+        if root.as_os_str() == STDIN {
+            found(Found::File(root.clone()));
+            continue;
+        }
         match std::fs::metadata(root) {
             Err(e) => found(Found::Error(root.clone(), format!("cannot open: {e}"))),
             Ok(m) if !m.is_dir() => found(Found::File(root.clone())),
