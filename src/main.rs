@@ -437,13 +437,8 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
         FailOn::Note => Some(Severity::Note),
         FailOn::Never => None,
     };
-    let fails = |files: &[scan::FileReport]| {
-        threshold.is_some_and(|t| {
-            files
-                .iter()
-                .flat_map(|f| &f.findings)
-                .any(|f| f.severity >= t)
-        })
+    let fails = |file: &scan::FileReport| {
+        threshold.is_some_and(|t| file.findings.iter().any(|f| f.severity >= t))
     };
     let mut suppressor = air_scan::suppress::Suppressor::new(&every_rule_name(&args.rules, rules));
     let mut analysed = 0;
@@ -454,18 +449,19 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
             b.apply(std::slice::from_mut(file), &roots);
         }
     };
-    // JSON and text are written as the scan goes, each report let go once
-    // written: a scan of many large modules holds a few at a time.
+    // Every format is written as the scan goes, each report let go once
+    // what the format needs of it is kept: a scan of many large modules
+    // holds a few at a time.
     let report_root = config.root.clone();
-    let stream: Option<Box<dyn report::ReportStream + Send>> = match args.format {
+    let mut stream: Box<dyn report::ReportStream + Send> = match args.format {
         Format::Json => match report::json::JsonStream::new(
             std::io::stdout(),
             &report::json::ScanInfo::of_process(&report_root),
         ) {
-            Ok(json) => Some(Box::new(json)),
+            Ok(json) => Box::new(json),
             Err(_) => return ExitCode::from(2),
         },
-        Format::Text => Some(Box::new(report::text::TextStream::new(
+        Format::Text => Box::new(report::text::TextStream::new(
             std::io::stdout(),
             report::text::Options {
                 color: args.color.enabled(),
@@ -473,49 +469,37 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
                 inventory: args.inventory,
                 quiet: args.quiet,
             },
-        ))),
-        Format::Html => Some(Box::new(report::html::HtmlStream::new(
+        )),
+        Format::Html => Box::new(report::html::HtmlStream::new(
             std::io::stdout(),
             &report::json::ScanInfo::of_process(&report_root),
-        ))),
-        Format::Sarif => None,
-    };
-    let (scanned, written, totals, failing) = match stream {
-        Some(mut stream) => {
-            let mut failing = false;
-            let mut written = Ok(());
-            let scanned = scan::scan_each(&args.paths, jobs, &config, |mut file| {
-                settle(&mut file);
-                failing |= fails(std::slice::from_ref(&file));
-                // JSON and HTML write paths as SARIF does (`report::paths`).
-                if matches!(args.format, Format::Json | Format::Html) {
-                    report::paths::rebase(&report_root, &mut file);
-                }
-                if written.is_ok() {
-                    written = stream.add(&file);
-                }
-            });
-            let finished = written.and_then(|()| stream.finish());
-            let written = finished.is_ok();
-            (scanned, written, finished.unwrap_or_default(), failing)
-        }
-        None => {
-            let mut scanned = scan::scan_all(&args.paths, jobs, &config);
-            let mut files = std::mem::take(&mut scanned.files);
-            files.iter_mut().for_each(&mut settle);
+        )),
+        Format::Sarif => {
             let options = report::sarif::Options {
                 base: args.sarif_root.as_deref(),
                 show_suppressed: args.show_suppressed,
                 emit_ir: config.emit_ir.as_deref(),
             };
-            let sarif = report::sarif::render(&files, rules, &options);
-            if let Some(cut) = &sarif.cut {
-                eprintln!("air-scan: {cut}");
-            }
-            let written = print(&sarif.text) == ExitCode::SUCCESS;
-            (scanned, written, report::Totals::of(&files), fails(&files))
+            let sarif = report::sarif::SarifStream::new(std::io::stdout(), rules, &options);
+            Box::new(sarif.on_cut(|cut| eprintln!("air-scan: {cut}")))
         }
     };
+    let mut failing = false;
+    let mut written = Ok(());
+    let scanned = scan::scan_each(&args.paths, jobs, &config, |mut file| {
+        settle(&mut file);
+        failing |= fails(&file);
+        // JSON and HTML write paths as SARIF does (`report::paths`).
+        if matches!(args.format, Format::Json | Format::Html) {
+            report::paths::rebase(&report_root, &mut file);
+        }
+        if written.is_ok() {
+            written = stream.add(&file);
+        }
+    });
+    let finished = written.and_then(|()| stream.finish());
+    let written = finished.is_ok();
+    let totals = finished.unwrap_or_default();
     if analysed == 0 {
         eprintln!("air-scan: {}", nothing_analysed(args, &scanned, &totals));
         return ExitCode::from(2);

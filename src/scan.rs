@@ -1186,17 +1186,18 @@ impl DoneText {
     }
 }
 
-/// Scans every file the paths name, `jobs` files at a time. Reports come
-/// back in the order the files were found, whatever the thread timing.
+/// Scans every file the paths name, `jobs` files at a time, and keeps every
+/// report: for tests and tools that want them all at once (the reports are
+/// written by `scan_each`'s sink, a few held at a time). Reports come back
+/// in the order the files were found, whatever the thread timing.
 pub fn scan_paths(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> Vec<FileReport> {
-    scan_all(paths, jobs, config).files
+    let mut files = Vec::new();
+    scan_each(paths, jobs, config, |report| files.push(report));
+    files
 }
 
-/// What a whole scan gave.
+/// What a whole scan gave besides its reports, which went to a sink.
 pub struct ScanOutput {
-    /// Every file's report, in the order the files were found (empty when
-    /// `scan_each` handed them to a sink).
-    pub files: Vec<FileReport>,
     /// `.metal` files not compiled because no compiler is here.
     pub skipped: Vec<PathBuf>,
     /// Why they were skipped.
@@ -1213,15 +1214,6 @@ impl ScanOutput {
 
 /// Scans below this many files draw no progress bar, unless they compile.
 const PROGRESS_MIN_FILES: usize = 16;
-
-/// As [`scan_paths`], also saying which `.metal` files were skipped: where
-/// no compiler driver is found they are left out, not failed.
-pub fn scan_all(paths: &[PathBuf], jobs: usize, config: &ScanConfig<'_>) -> ScanOutput {
-    let mut files = Vec::new();
-    let mut out = scan_each(paths, jobs, config, |report| files.push(report));
-    out.files = files;
-    out
-}
 
 /// Scans `paths` with `jobs` threads and gives each file's report to `sink`,
 /// on the calling thread, in the order the files were found, as soon as it
@@ -1317,7 +1309,6 @@ pub fn scan_each(
         Err(panic) => std::panic::resume_unwind(panic),
     };
     ScanOutput {
-        files: Vec::new(),
         skipped,
         skip_reason,
     }

@@ -911,9 +911,8 @@ fn a_folder_of_air_files_scans_in_order_with_a_broken_one() {
     let mut config = air_scan::scan::ScanConfig::new(&rules);
     config.llvm_dis = Some(dis.clone());
     for jobs in [1, 2] {
-        let out = air_scan::scan::scan_all(std::slice::from_ref(&dir), jobs, &config);
-        let got: Vec<(String, bool)> = out
-            .files
+        let files = air_scan::scan::scan_paths(std::slice::from_ref(&dir), jobs, &config);
+        let got: Vec<(String, bool)> = files
             .iter()
             .map(|f| {
                 let name = Path::new(&f.path)
@@ -933,10 +932,9 @@ fn a_folder_of_air_files_scans_in_order_with_a_broken_one() {
         ];
         let want: Vec<(String, bool)> = want.iter().map(|(n, ok)| (n.to_string(), *ok)).collect();
         assert_eq!(got, want, "jobs {jobs}");
-        let e = out.files[3].error.as_deref().unwrap_or("");
+        let e = files[3].error.as_deref().unwrap_or("");
         assert!(e.starts_with("d.air: llvm-dis failed"), "{e}");
-        for f in out
-            .files
+        for f in files
             .iter()
             .filter(|f| f.status == air_scan::scan::Status::Ok)
         {

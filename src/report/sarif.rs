@@ -18,13 +18,15 @@
 //! where a result names the library, function and kernels as logical
 //! locations instead.
 
-use super::causes::Cause;
+use super::Totals;
+use super::causes::{Cause, Causes};
 use super::paths::{Located, PathRoot, file_part};
 use crate::rules::{Finding, Rule, RuleSet, Severity};
 use crate::scan::{FileReport, Status};
 use crate::source::SourceLocation;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
 /// The schema `$schema` names: the SARIF 2.1.0 schema as GitHub documents it.
@@ -35,11 +37,11 @@ pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const FINGERPRINT_KEY: &str = "airScanFingerprint/v1";
 
 #[derive(Serialize)]
-struct Log {
+struct Log<'a> {
     #[serde(rename = "$schema")]
     schema: &'static str,
     version: &'static str,
-    runs: Vec<Run>,
+    runs: Vec<Run<'a>>,
 }
 
 /// GitHub refuses a run with more results.
@@ -64,21 +66,14 @@ pub struct Options<'a> {
     pub emit_ir: Option<&'a Path>,
 }
 
-/// The log, and what was left out of it to keep within GitHub's limits.
-pub struct Rendered {
-    pub text: String,
-    /// Said in the log's notifications; to say on stderr too.
-    pub cut: Option<String>,
-}
-
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Run {
+struct Run<'a> {
     tool: Tool,
     invocations: Vec<Invocation>,
     /// `%SRCROOT%`: the base folder, where the scan ran.
     original_uri_base_ids: BTreeMap<&'static str, ArtifactLocation>,
-    results: Vec<SarifResult>,
+    results: Results<'a>,
     /// DWARF columns count bytes; MSL is almost always ASCII, where bytes
     /// and code points agree.
     column_kind: &'static str,
@@ -632,38 +627,35 @@ fn add_instances(r: &mut SarifResult, c: &Cause, uris: &Uris) {
         .insert(FINGERPRINT_KEY, format!("cause:{}", c.id));
 }
 
-/// Files that could not be read and reader diagnostics, as tool notifications.
-fn notifications(files: &[FileReport], uris: &Uris) -> Vec<Notification> {
-    let mut out = Vec::new();
-    for file in files {
-        match file.status {
-            Status::Error => out.push(Notification {
-                level: "error",
-                message: Text::of(file.error.as_deref().unwrap_or("unreadable")),
-                locations: vec![Location::at(uris.physical(&file.path, 0, 0), None)],
-            }),
-            Status::Skipped => out.push(Notification {
-                level: "warning",
-                message: Text::of(format!(
-                    "not analysed: {}",
-                    file.reason.as_deref().unwrap_or("skipped")
-                )),
-                locations: vec![Location::at(uris.physical(&file.path, 0, 0), None)],
-            }),
-            Status::Ok => {}
-        }
-        for d in &file.diagnostics {
-            out.push(Notification {
-                level: match d.severity {
-                    crate::ir::Severity::Error => "error",
-                    crate::ir::Severity::Warning => "warning",
-                },
-                message: Text::of(d.message.clone()),
-                locations: vec![Location::at(uris.physical(&file.path, d.line, 0), None)],
-            });
-        }
+/// A file that could not be read and its reader diagnostics, as tool
+/// notifications.
+fn notify(file: &FileReport, uris: &Uris, out: &mut Vec<Notification>) {
+    match file.status {
+        Status::Error => out.push(Notification {
+            level: "error",
+            message: Text::of(file.error.as_deref().unwrap_or("unreadable")),
+            locations: vec![Location::at(uris.physical(&file.path, 0, 0), None)],
+        }),
+        Status::Skipped => out.push(Notification {
+            level: "warning",
+            message: Text::of(format!(
+                "not analysed: {}",
+                file.reason.as_deref().unwrap_or("skipped")
+            )),
+            locations: vec![Location::at(uris.physical(&file.path, 0, 0), None)],
+        }),
+        Status::Ok => {}
     }
-    out
+    for d in &file.diagnostics {
+        out.push(Notification {
+            level: match d.severity {
+                crate::ir::Severity::Error => "error",
+                crate::ir::Severity::Warning => "warning",
+            },
+            message: Text::of(d.message.clone()),
+            locations: vec![Location::at(uris.physical(&file.path, d.line, 0), None)],
+        });
+    }
 }
 
 /// What `informationUri` says: Cargo.toml's `repository`, else its
@@ -683,22 +675,38 @@ fn information_uri() -> String {
     }
 }
 
+/// What a result stands for: a cause (its instance best shown), or a
+/// finding a suppression silenced, with the reason.
+enum Shown<'a> {
+    Cause(&'a Cause),
+    Suppressed(&'a Finding, &'a str),
+}
+
+impl Shown<'_> {
+    fn finding(&self) -> &Finding {
+        match self {
+            Shown::Cause(c) => &c.shown,
+            Shown::Suppressed(f, _) => f,
+        }
+    }
+}
+
 /// The results to keep within [`MAX_RESULTS`]: the highest-ranked (severity
 /// first, then loop depth: `Finding::rank`), in their order; and the
 /// notification saying what was left out.
-fn within_limit(found: &mut Vec<(&Finding, Option<&str>)>) -> Option<String> {
+fn within_limit(found: &mut Vec<Shown<'_>>) -> Option<String> {
     let total = found.len();
     if total <= MAX_RESULTS {
         return None;
     }
     let mut order: Vec<usize> = (0..total).collect();
     // Stable: among equals, the first found are kept.
-    order.sort_by_key(|&i| std::cmp::Reverse(found[i].0.rank));
+    order.sort_by_key(|&i| std::cmp::Reverse(found[i].finding().rank));
     let mut keep = vec![false; total];
     for &i in &order[..MAX_RESULTS] {
         keep[i] = true;
     }
-    let lowest = found[order[MAX_RESULTS - 1]].0.severity.name();
+    let lowest = found[order[MAX_RESULTS - 1]].finding().severity.name();
     let mut i = 0;
     found.retain(|_| {
         i += 1;
@@ -712,102 +720,180 @@ fn within_limit(found: &mut Vec<(&Finding, Option<&str>)>) -> Option<String> {
     ))
 }
 
-/// Renders the scan as a SARIF 2.1.0 log. `options.base` is the folder
-/// result URIs are relative to: the repository root when uploading to
-/// GitHub (default: the current directory).
-pub fn render(files: &[FileReport], rules: &RuleSet, options: &Options<'_>) -> Rendered {
-    let uris = Uris::new(options.base, options.emit_ir);
-    let mut descriptors: Vec<Descriptor> = rules.rules.iter().map(descriptor).collect();
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, r) in rules.rules.iter().enumerate() {
-        index.entry(r.pattern.id.clone()).or_insert(i);
-    }
-    // One result per cause (the instance best shown, the others as related
-    // locations), and each suppressed finding with its reason when asked.
-    let mut causes = super::causes::Causes::default();
-    for file in files {
-        for f in &file.findings {
-            causes.add(&file.path, f);
-        }
-    }
-    let mut found: Vec<(&Finding, Option<&str>)> =
-        causes.list().iter().map(|c| (&c.shown, None)).collect();
-    let by_cause: BTreeMap<&str, &Cause> =
-        causes.list().iter().map(|c| (c.id.as_str(), c)).collect();
-    if options.show_suppressed {
-        for file in files {
-            let silenced = file.suppressed.iter();
-            found.extend(silenced.map(|s| (&*s.finding, Some(s.reason.as_str()))));
-        }
-    }
-    let cut = within_limit(&mut found);
-    // Rules met only in findings (e.g. bad-suppression), in name order.
-    let mut extra: BTreeMap<&str, &Finding> = BTreeMap::new();
-    for (f, _) in &found {
-        if !index.contains_key(&*f.rule_id) {
-            extra.entry(&*f.rule).or_insert(f);
-        }
-    }
-    for f in extra.into_values() {
-        if !index.contains_key(&*f.rule_id) {
-            index.insert(f.rule_id.to_string(), descriptors.len());
-            descriptors.push(ad_hoc_descriptor(f));
-        }
-    }
-    let results = found
-        .iter()
-        .map(|(f, reason)| {
-            let mut r = result(f, index.get(&*f.rule_id).copied().unwrap_or(0), &uris);
-            if reason.is_none()
-                && let Some(c) = by_cause.get(f.cause.as_str())
-            {
-                add_instances(&mut r, c, &uris);
-            }
-            if let Some(reason) = reason {
-                r.suppressions.push(Suppression {
+/// The run's results, each made as it is written: a cause's result lists
+/// up to [`MAX_INSTANCES_LISTED`] places, and a run may have 25,000.
+struct Results<'a> {
+    found: &'a [Shown<'a>],
+    index: &'a BTreeMap<String, usize>,
+    uris: &'a Uris,
+}
+
+impl Serialize for Results<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.found.iter().map(|shown| {
+            let f = shown.finding();
+            let rule_index = self.index.get(&*f.rule_id).copied().unwrap_or(0);
+            let mut r = result(f, rule_index, self.uris);
+            match shown {
+                Shown::Cause(c) => add_instances(&mut r, c, self.uris),
+                Shown::Suppressed(_, reason) => r.suppressions.push(Suppression {
                     kind: "inSource",
                     justification: reason.to_string(),
-                });
+                }),
             }
             r
-        })
-        .collect();
-    let totals = super::Totals::of(files);
-    let mut notifications = notifications(files, &uris);
-    if let Some(cut) = &cut {
-        notifications.push(Notification {
-            level: "warning",
-            message: Text::of(cut.clone()),
-            locations: Vec::new(),
-        });
+        }))
     }
-    let log = Log {
-        schema: SARIF_SCHEMA,
-        version: "2.1.0",
-        runs: vec![Run {
-            tool: Tool {
-                driver: Driver {
-                    name: env!("CARGO_PKG_NAME"),
-                    version: env!("CARGO_PKG_VERSION"),
-                    semantic_version: env!("CARGO_PKG_VERSION"),
-                    information_uri: information_uri(),
-                    rules: descriptors,
+}
+
+/// The SARIF 2.1.0 log of a scan, one file's report at a time. What a
+/// report adds is kept in the form the log needs: its findings counted into
+/// their causes (`report::causes`: a cause keeps its instance best shown and
+/// its instances' places), its suppressed findings under
+/// `--show-suppressed`, its notifications and its totals; its kernels,
+/// arguments and the rest go with it. The log is written at the end, since
+/// the results are ranked and cut over the whole scan and the driver lists
+/// the rules they name before them.
+pub struct SarifStream<W: Write> {
+    out: W,
+    uris: Uris,
+    show_suppressed: bool,
+    /// The rules in force, and each one's index by id.
+    descriptors: Vec<Descriptor>,
+    index: BTreeMap<String, usize>,
+    causes: Causes,
+    /// Findings silenced by a suppression, with its reason, when shown.
+    suppressed: Vec<(Box<Finding>, String)>,
+    notifications: Vec<Notification>,
+    totals: Totals,
+    /// Told what was left out to keep within GitHub's limits, besides the
+    /// log's notification.
+    on_cut: Option<Tell>,
+}
+
+/// Says a line of its own to the user.
+type Tell = Box<dyn FnOnce(&str) + Send>;
+
+impl<W: Write> SarifStream<W> {
+    /// `options.base` is the folder result URIs are relative to: the
+    /// repository root when uploading to GitHub (default: the current
+    /// directory).
+    pub fn new(out: W, rules: &RuleSet, options: &Options<'_>) -> Self {
+        let mut index = BTreeMap::new();
+        for (i, r) in rules.rules.iter().enumerate() {
+            index.entry(r.pattern.id.clone()).or_insert(i);
+        }
+        SarifStream {
+            out,
+            uris: Uris::new(options.base, options.emit_ir),
+            show_suppressed: options.show_suppressed,
+            descriptors: rules.rules.iter().map(descriptor).collect(),
+            index,
+            causes: Causes::default(),
+            suppressed: Vec::new(),
+            notifications: Vec::new(),
+            totals: Totals::default(),
+            on_cut: None,
+        }
+    }
+
+    /// Has `tell` told what the log leaves out to keep within GitHub's
+    /// limits (the log says it in a notification too).
+    pub fn on_cut(mut self, tell: impl FnOnce(&str) + Send + 'static) -> Self {
+        self.on_cut = Some(Box::new(tell));
+        self
+    }
+
+    /// Keeps what the log needs of `file`.
+    pub fn add(&mut self, file: &FileReport) {
+        for f in &file.findings {
+            self.causes.add(&file.path, f);
+        }
+        if self.show_suppressed {
+            let silenced = file.suppressed.iter();
+            self.suppressed
+                .extend(silenced.map(|s| (s.finding.clone(), s.reason.clone())));
+        }
+        notify(file, &self.uris, &mut self.notifications);
+        self.totals.add(file);
+    }
+
+    /// Writes the log and returns the totals.
+    pub fn finish(mut self) -> io::Result<Totals> {
+        self.totals.causes = self.causes.len();
+        // One result per cause (the instance best shown, the others as
+        // related locations), then each suppressed finding with its reason.
+        let mut found: Vec<Shown> = self.causes.list().iter().map(Shown::Cause).collect();
+        let silenced = self.suppressed.iter();
+        found.extend(silenced.map(|(f, reason)| Shown::Suppressed(f, reason)));
+        let cut = within_limit(&mut found);
+        // Rules met only in findings (e.g. bad-suppression), in name order.
+        let mut extra: BTreeMap<&str, &Finding> = BTreeMap::new();
+        for f in found.iter().map(Shown::finding) {
+            if !self.index.contains_key(&*f.rule_id) {
+                extra.entry(&*f.rule).or_insert(f);
+            }
+        }
+        for f in extra.into_values() {
+            if !self.index.contains_key(&*f.rule_id) {
+                self.index
+                    .insert(f.rule_id.to_string(), self.descriptors.len());
+                self.descriptors.push(ad_hoc_descriptor(f));
+            }
+        }
+        if let Some(cut) = &cut {
+            self.notifications.push(Notification {
+                level: "warning",
+                message: Text::of(cut.clone()),
+                locations: Vec::new(),
+            });
+            if let Some(tell) = self.on_cut.take() {
+                tell(cut);
+            }
+        }
+        let log = Log {
+            schema: SARIF_SCHEMA,
+            version: "2.1.0",
+            runs: vec![Run {
+                tool: Tool {
+                    driver: Driver {
+                        name: env!("CARGO_PKG_NAME"),
+                        version: env!("CARGO_PKG_VERSION"),
+                        semantic_version: env!("CARGO_PKG_VERSION"),
+                        information_uri: information_uri(),
+                        rules: std::mem::take(&mut self.descriptors),
+                    },
                 },
-            },
-            invocations: vec![Invocation {
-                execution_successful: totals.failed == 0 && totals.reader_errors == 0,
-                tool_execution_notifications: notifications,
+                invocations: vec![Invocation {
+                    execution_successful: self.totals.failed == 0 && self.totals.reader_errors == 0,
+                    tool_execution_notifications: std::mem::take(&mut self.notifications),
+                }],
+                original_uri_base_ids: self.uris.root(),
+                results: Results {
+                    found: &found,
+                    index: &self.index,
+                    uris: &self.uris,
+                },
+                column_kind: "unicodeCodePoints",
             }],
-            original_uri_base_ids: uris.root(),
-            results,
-            column_kind: "unicodeCodePoints",
-        }],
-    };
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_else(|e| {
-        format!("{{\"version\": \"2.1.0\", \"runs\": [], \"error\": \"{e}\"}}")
-    });
-    text.push('\n');
-    Rendered { text, cut }
+        };
+        let mut out = io::BufWriter::new(&mut self.out);
+        serde_json::to_writer_pretty(&mut out, &log)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
+        Ok(self.totals)
+    }
+}
+
+impl<W: Write> super::ReportStream for SarifStream<W> {
+    fn add(&mut self, file: &FileReport) -> io::Result<()> {
+        SarifStream::add(self, file);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> io::Result<Totals> {
+        SarifStream::finish(*self)
+    }
 }
 
 #[cfg(test)]
