@@ -975,7 +975,10 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
                 out.push_str(", !dbg !");
                 push_int(out, k);
             }
-            p.attachments(out, &inst.attachments, ", ");
+            // Most instructions have none: no call then.
+            if !inst.attachments.is_empty() {
+                p.attachments(out, &inst.attachments, ", ");
+            }
             out.push('\n');
         }
         out.push_str("}\n");
