@@ -96,11 +96,12 @@ impl Texts {
 /// Writes `name` as LLVM does after `@` or `%`: bare when it is made of
 /// `[-a-zA-Z$._0-9]` and does not start with a digit, else quoted.
 pub fn write_name(out: &mut String, name: &[u8]) {
+    let bare_byte = |c: u8| c.is_ascii_alphanumeric() | matches!(c, b'-' | b'$' | b'.' | b'_');
+    // Checked without a branch per byte, as in `escape_into` (intrinsics'
+    // names are long: `air.simdgroup_matrix_8x8_multiply_accumulate...`).
     let bare = !name.is_empty()
         && !name[0].is_ascii_digit()
-        && name
-            .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_'));
+        && name.iter().fold(true, |all, &c| all & bare_byte(c));
     if bare {
         // Checked ASCII above.
         out.push_str(std::str::from_utf8(name).unwrap_or_default());
