@@ -33,11 +33,14 @@ pub struct Numbering {
     /// The first problem met (a reference to nothing, a constant too
     /// deep): the module is refused with it.
     pub failed: Option<String>,
-    /// Each type's text, written once and copied where it is used: spans
-    /// of `type_texts` by type id (`None`: not written yet). Writing
-    /// types anew each time was ~4% of a scan of mlx.metallib.
-    type_spans: Vec<Option<(usize, usize)>>,
-    type_texts: String,
+    /// Each type's text by type id. Writing types anew each time was ~4%
+    /// of a scan of mlx.metallib.
+    types: Texts,
+    /// The text of each module-level metadata string and value
+    /// (`!"air.buffer"`, `i32 1`) by metadata id: AIR's argument
+    /// descriptors name the same few again and again. Escaping and writing
+    /// them at each reference was ~1% of a scan of mlx.metallib.
+    md: Texts,
     /// Each attribute list's groups that exist, in order, with the index
     /// they apply to: looking every group up for every parameter was ~2%
     /// of a scan of mlx.metallib. Made on first use.
@@ -45,10 +48,10 @@ pub struct Numbering {
 }
 
 impl Numbering {
-    /// Drops the types' texts written so far.
+    /// Drops the types' texts written so far, and the texts holding them.
     pub fn forget_types(&mut self) {
-        self.type_spans.clear();
-        self.type_texts.clear();
+        self.types.clear();
+        self.md.clear();
     }
 
     /// Drops the attribute lists' groups found so far (a block of groups
@@ -58,14 +61,47 @@ impl Numbering {
     }
 }
 
+/// Texts written once and copied wherever they are used, by index.
+#[derive(Debug, Default)]
+struct Texts {
+    /// Each one's span of `text` (`None`: not written yet).
+    spans: Vec<Option<(usize, usize)>>,
+    text: String,
+}
+
+impl Texts {
+    fn get(&self, i: usize) -> Option<&str> {
+        let (start, end) = self.spans.get(i).copied().flatten()?;
+        self.text.get(start..end)
+    }
+
+    /// Writes the text of `i` with `write`, keeps it and returns it.
+    fn write(&mut self, i: usize, write: impl FnOnce(&mut String)) -> &str {
+        if self.spans.len() <= i {
+            self.spans.resize(i + 1, None);
+        }
+        let start = self.text.len();
+        write(&mut self.text);
+        let end = self.text.len();
+        self.spans[i] = Some((start, end));
+        &self.text[start..end]
+    }
+
+    fn clear(&mut self) {
+        self.spans.clear();
+        self.text.clear();
+    }
+}
+
 /// Writes `name` as LLVM does after `@` or `%`: bare when it is made of
 /// `[-a-zA-Z$._0-9]` and does not start with a digit, else quoted.
 pub fn write_name(out: &mut String, name: &[u8]) {
+    let bare_byte = |c: u8| c.is_ascii_alphanumeric() | matches!(c, b'-' | b'$' | b'.' | b'_');
+    // Checked without a branch per byte, as in `escape_into` (intrinsics'
+    // names are long: `air.simdgroup_matrix_8x8_multiply_accumulate...`).
     let bare = !name.is_empty()
         && !name[0].is_ascii_digit()
-        && name
-            .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_'));
+        && name.iter().fold(true, |all, &c| all & bare_byte(c));
     if bare {
         // Checked ASCII above.
         out.push_str(std::str::from_utf8(name).unwrap_or_default());
@@ -164,6 +200,9 @@ struct Printer<'m, 'a, 'b> {
     m: &'m Module<'a>,
     n: &'m mut Numbering,
     locals: Option<Locals<'b>>,
+    /// How many times a local was named: a text that named one is the
+    /// body's, not the module's, and is not kept.
+    named_locals: u32,
 }
 
 impl Printer<'_, '_, '_> {
@@ -174,22 +213,15 @@ impl Printer<'_, '_, '_> {
     }
 
     fn ty(&mut self, out: &mut String, t: TypeId) {
-        let i = t as usize;
-        if let Some(Some((start, end))) = self.n.type_spans.get(i) {
-            out.push_str(&self.n.type_texts[*start..*end]);
+        if let Some(text) = self.n.types.get(t as usize) {
+            out.push_str(text);
             return;
         }
         if self.m.types.get(t).is_none() {
             return self.m.types.write(out, t);
         }
-        if self.n.type_spans.len() <= i {
-            self.n.type_spans.resize(i + 1, None);
-        }
-        let start = self.n.type_texts.len();
-        self.m.types.write(&mut self.n.type_texts, t);
-        let end = self.n.type_texts.len();
-        self.n.type_spans[i] = Some((start, end));
-        out.push_str(&self.n.type_texts[start..end]);
+        let types = &self.m.types;
+        out.push_str(self.n.types.write(t as usize, |s| types.write(s, t)));
     }
 
     fn value(&mut self, out: &mut String, id: u32, depth: u32) {
@@ -220,6 +252,7 @@ impl Printer<'_, '_, '_> {
             self.fail(format!("a local value {id} outside a body"));
             return;
         };
+        self.named_locals += 1;
         out.push('%');
         if let Some(name) = l.names.get(&id) {
             write_name(out, name);
@@ -435,16 +468,7 @@ impl Printer<'_, '_, '_> {
             return;
         };
         match item {
-            Md::Str(s) => {
-                out.push_str("!\"");
-                escape_into(out, self.m.md.str(s));
-                out.push('"');
-            }
-            Md::Value(t, v) => {
-                self.ty(out, *t);
-                out.push(' ');
-                self.value(out, *v, 0);
-            }
+            Md::Str(_) | Md::Value(..) => self.md_inline(out, id as usize, item),
             Md::Raw(text) => out.push_str(text),
             Md::ArgList(args) => {
                 out.push_str("!DIArgList(");
@@ -464,6 +488,37 @@ impl Printer<'_, '_, '_> {
                 out.push('!');
                 push_int(out, n);
             }
+        }
+    }
+
+    /// A string or value written in place (`!"air.buffer"`, `i32 1`).
+    fn md_inline(&mut self, out: &mut String, id: usize, item: &Md) {
+        // A module-level one reads the same at every reference: written
+        // once.
+        let keep = id < self.m.md_module_len;
+        if keep {
+            if let Some(text) = self.n.md.get(id) {
+                out.push_str(text);
+                return;
+            }
+        }
+        let start = out.len();
+        let named_locals = self.named_locals;
+        match item {
+            Md::Str(s) => {
+                out.push_str("!\"");
+                escape_into(out, self.m.md.str(s));
+                out.push('"');
+            }
+            Md::Value(t, v) => {
+                self.ty(out, *t);
+                out.push(' ');
+                self.value(out, *v, 0);
+            }
+            _ => {} // only strings and values come here
+        }
+        if keep && self.named_locals == named_locals && self.n.failed.is_none() {
+            self.n.md.write(id, |s| s.push_str(&out[start..]));
         }
     }
 
@@ -832,6 +887,7 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
             m,
             n: &mut n,
             locals: None,
+            named_locals: 0,
         };
         p.number_module();
         // The body's own nodes get the next numbers.
@@ -920,12 +976,15 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
                 out.push_str(", !dbg !");
                 push_int(out, k);
             }
-            p.attachments(out, &inst.attachments, ", ");
+            // Most instructions have none: no call then.
+            if !inst.attachments.is_empty() {
+                p.attachments(out, &inst.attachments, ", ");
+            }
             out.push('\n');
         }
         out.push_str("}\n");
         // Define the body's own nodes now, while its values can be named.
-        let mut defs = String::new();
+        let mut defs = std::mem::take(&mut p.n.extra);
         let m = p.m;
         for id in module_md..m.md.items.len() {
             let k = p.n.numbers[id];
@@ -938,7 +997,7 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
                 defs.push('\n');
             }
         }
-        p.n.extra.push_str(&defs);
+        p.n.extra = defs;
         p.n.numbers.truncate(module_md);
     }
     m.numbering = n;
@@ -955,6 +1014,7 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
             m,
             n: &mut n,
             locals: None,
+            named_locals: 0,
         };
         p.number_module();
         let _ = writeln!(out, "; ModuleID = '{module_id}'");
