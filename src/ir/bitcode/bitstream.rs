@@ -60,7 +60,12 @@ pub enum Entry {
 struct Scope {
     id: u32,
     width: u8,
-    /// The block's own abbreviations (BLOCKINFO's come first in ids).
+    /// The BLOCKINFO abbreviations of the block's id (an index into
+    /// [`Reader::blockinfo`]) and how many there were when the block was
+    /// entered: they take the first ids, as in LLVM, which copies them in.
+    info: Option<usize>,
+    globals: usize,
+    /// The block's own abbreviations (ids after BLOCKINFO's).
     abbrevs: Vec<Abbrev>,
     /// Bit where the block ends.
     end: u64,
@@ -73,7 +78,11 @@ pub struct Reader<'a> {
     bit: u64,
     base: u64,
     scopes: Vec<Scope>,
-    blockinfo: FxHashMap<u32, Vec<Abbrev>>,
+    /// BLOCKINFO's abbreviations, per block id: `blockinfo_of` finds a
+    /// block's list once, when it is entered, so a record finds its
+    /// abbreviation by index alone.
+    blockinfo: Vec<Vec<Abbrev>>,
+    blockinfo_of: FxHashMap<u32, usize>,
     /// Where the entry being read began, for errors.
     entry_bit: u64,
     /// The current block's end and abbreviation width, kept at hand (the
@@ -93,10 +102,13 @@ impl<'a> Reader<'a> {
             scopes: vec![Scope {
                 id: u32::MAX,
                 width: 2,
+                info: None,
+                globals: 0,
                 abbrevs: Vec::new(),
                 end: data.len() as u64 * 8,
             }],
-            blockinfo: FxHashMap::default(),
+            blockinfo: Vec::new(),
+            blockinfo_of: FxHashMap::default(),
             entry_bit: 0,
             end: data.len() as u64 * 8,
             width: 2,
@@ -150,13 +162,10 @@ impl<'a> Reader<'a> {
     /// data's last bytes, wide fields, errors) go to [`Self::read_slowly`].
     #[inline]
     fn read(&mut self, width: u8) -> Result<u64, Error> {
-        let byte = (self.bit / 8) as usize;
-        if let (1..=56, Some(word)) = (width, self.data.get(byte..byte + 8))
+        if let (1..=56, Some(word)) = (width, word_at(self.data, self.bit))
             && u64::from(width) <= self.bits_left()
         {
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(word);
-            let value = (u64::from_le_bytes(bytes) >> (self.bit % 8)) & ((1u64 << width) - 1);
+            let value = word & ((1u64 << width) - 1);
             self.bit += u64::from(width);
             return Ok(value);
         }
@@ -191,15 +200,18 @@ impl<'a> Reader<'a> {
     // itself was a third of its instructions.
     #[inline]
     fn read_vbr(&mut self, width: u8) -> Result<u64, Error> {
+        // The commonest width, and its commonest numbers (see `vbr6_into`).
+        if width == 6
+            && let Some((value, width)) = short_vbr6(self.data, self.bit, self.end)
+        {
+            self.bit += width;
+            return Ok(value);
+        }
         // Most numbers: every piece inside one unaligned 8-byte load (56
         // bits after the shift), bounds checked once for the whole number.
         // Anything else (the block's end, a longer number) is read piece
         // by piece below, which names the byte where it went wrong.
-        let byte = (self.bit / 8) as usize;
-        if let (Some(word), 2..=32) = (self.data.get(byte..byte + 8), width) {
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(word);
-            let bits = u64::from_le_bytes(bytes) >> (self.bit % 8);
+        if let (Some(bits), 2..=32) = (word_at(self.data, self.bit), width) {
             let width = u32::from(width);
             let payload = width - 1;
             let (mask, high) = ((1u64 << width) - 1, 1u64 << payload);
@@ -310,9 +322,13 @@ impl<'a> Reader<'a> {
                 "blocks nested more than {MAX_DEPTH} deep: not bitcode LLVM writes"
             )));
         }
+        let info = self.blockinfo_of.get(&id).copied();
+        let globals = info.and_then(|i| self.blockinfo.get(i)).map_or(0, Vec::len);
         self.scopes.push(Scope {
             id,
             width,
+            info,
+            globals,
             abbrevs: Vec::new(),
             end,
         });
@@ -415,7 +431,14 @@ impl<'a> Reader<'a> {
                     let Some(block) = current else {
                         return Err(self.error("BLOCKINFO abbreviation before SETBID"));
                     };
-                    self.blockinfo.entry(block).or_default().push(abbrev);
+                    let blockinfo = &mut self.blockinfo;
+                    let i = *self.blockinfo_of.entry(block).or_insert_with(|| {
+                        blockinfo.push(Vec::new());
+                        blockinfo.len() - 1
+                    });
+                    if let Some(list) = blockinfo.get_mut(i) {
+                        list.push(abbrev);
+                    }
                 }
                 3 => {
                     let code = self.unabbreviated(&mut record)?;
@@ -442,11 +465,46 @@ impl<'a> Reader<'a> {
             )));
         }
         // Bounded by the bits left, checked above.
-        ops.reserve(count as usize);
-        for _ in 0..count {
-            ops.push(self.read_vbr(6)?);
-        }
+        self.vbr6_into(count as usize, ops)?;
         u32::try_from(code).map_err(|_| self.error(format!("record code {code} out of range")))
+    }
+
+    /// Appends `count` 6-bit VBR numbers to `ops`; the caller checked
+    /// `count` against the bits left. Unabbreviated records (most of what
+    /// Apple's writer emits) are nothing else: about 1.2 M operands for
+    /// mlx.metallib, all but 1% of them one or two pieces (below 1024:
+    /// value ids, types, characters). Those are taken here from one load
+    /// with the position in a register and one check of the block's end;
+    /// longer numbers and the block's last bytes go through
+    /// [`Self::read_vbr`], which names the byte where one goes wrong.
+    #[inline]
+    fn vbr6_into(&mut self, count: usize, ops: &mut Vec<u64>) -> Result<(), Error> {
+        ops.reserve(count);
+        let (data, end) = (self.data, self.end);
+        let mut bit = self.bit;
+        for _ in 0..count {
+            let value = match short_vbr6(data, bit, end) {
+                Some((value, width)) => {
+                    bit += width;
+                    value
+                }
+                None => {
+                    self.bit = bit;
+                    let value = self.vbr6_slowly()?;
+                    bit = self.bit;
+                    value
+                }
+            };
+            ops.push(value);
+        }
+        self.bit = bit;
+        Ok(())
+    }
+
+    /// [`Self::read_vbr`] of 6 bits, kept out of [`Self::vbr6_into`]'s loop.
+    #[inline(never)]
+    fn vbr6_slowly(&mut self) -> Result<u64, Error> {
+        self.read_vbr(6)
     }
 
     /// Reads the record whose abbreviation id [`Entry::Record`] gave:
@@ -459,9 +517,11 @@ impl<'a> Reader<'a> {
         }
         let index = (abbrev_id - 4) as usize;
         let scope = self.scopes.last().ok_or_else(|| self.error("no block"))?;
-        let global = self.blockinfo.get(&scope.id).map_or(&[][..], Vec::as_slice);
-        let abbrev = match index.checked_sub(global.len()) {
-            None => global.get(index),
+        let abbrev = match index.checked_sub(scope.globals) {
+            None => scope
+                .info
+                .and_then(|i| self.blockinfo.get(i))
+                .and_then(|list| list.get(index)),
             Some(local) => scope.abbrevs.get(local),
         }
         .ok_or_else(|| self.error(format!("undefined abbreviation {abbrev_id}")))?;
@@ -469,8 +529,12 @@ impl<'a> Reader<'a> {
         let abbrev = std::rc::Rc::clone(&abbrev.ops);
         ops.clear();
         let mut blob = None;
-        let mut code = None;
-        let mut i = 0;
+        // The code comes first, always a scalar (`read_abbrev` checks).
+        let code = match abbrev.first() {
+            Some(&op) => self.scalar(op)?,
+            None => return Err(self.error("malformed abbreviation")),
+        };
+        let mut i = 1;
         while i < abbrev.len() {
             let op = abbrev[i];
             match op {
@@ -498,6 +562,7 @@ impl<'a> Reader<'a> {
                                 ops.push(self.read(w)?);
                             }
                         }
+                        Op::Vbr(6) => self.vbr6_into(len as usize, ops)?,
                         Op::Vbr(w) => {
                             for _ in 0..len {
                                 ops.push(self.read_vbr(w)?);
@@ -526,18 +591,10 @@ impl<'a> Reader<'a> {
                     self.bit += len * 8;
                     self.align32()?;
                 }
-                _ => {
-                    let v = self.scalar(op)?;
-                    if code.is_none() {
-                        code = Some(v);
-                    } else {
-                        ops.push(v);
-                    }
-                }
+                _ => ops.push(self.scalar(op)?),
             }
             i += 1;
         }
-        let code = code.unwrap_or(0);
         let code = u32::try_from(code)
             .map_err(|_| self.error(format!("record code {code} out of range")))?;
         Ok(Record { code, blob })
@@ -556,6 +613,9 @@ impl<'a> Reader<'a> {
         }
     }
 
+    // Inlined: called per field of every abbreviated record, where the
+    // call was a third of its cost.
+    #[inline(always)]
     fn scalar(&mut self, op: Op) -> Result<u64, Error> {
         match op {
             Op::Literal(v) => Ok(v),
@@ -573,6 +633,33 @@ impl<'a> Reader<'a> {
             }
             Op::Array | Op::Blob => Err(self.error("malformed abbreviation")),
         }
+    }
+}
+
+/// The 64 bits from `bit` on, shifted down so that `bit` is bit 0 (the top
+/// `bit % 8` are zero, so 56 are always whole): one unaligned 8-byte load,
+/// `None` in the data's last 7 bytes.
+#[inline]
+fn word_at(data: &[u8], bit: u64) -> Option<u64> {
+    let byte = (bit / 8) as usize;
+    let bytes: [u8; 8] = data.get(byte..byte + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(bytes) >> (bit % 8))
+}
+
+/// A 6-bit VBR number at `bit` of one or two pieces (below 1024) and its
+/// width in bits, from one load; `None` for a longer number, or within
+/// 12 bits of the block's `end` or 8 bytes of the data's.
+#[inline]
+fn short_vbr6(data: &[u8], bit: u64, end: u64) -> Option<(u64, u64)> {
+    let bits = word_at(data, bit)?;
+    if bit + 12 > end {
+        None
+    } else if bits & 0x20 == 0 {
+        Some((bits & 0x1f, 6))
+    } else if bits & 0x800 == 0 {
+        Some(((bits & 0x1f) | ((bits >> 1) & 0x3e0), 12))
+    } else {
+        None
     }
 }
 
