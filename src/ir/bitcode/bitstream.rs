@@ -336,6 +336,17 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Leaves the current block at its stated end, unread (after
+    /// [`Self::enter`], for a block nothing is needed from).
+    pub fn leave(&mut self) {
+        if self.scopes.len() > 1
+            && let Some(scope) = self.scopes.pop()
+        {
+            self.scope_changed();
+            self.bit = scope.end;
+        }
+    }
+
     /// Skips a sub-block after [`Entry::SubBlock`], by its stated length.
     pub fn skip(&mut self) -> Result<(), Error> {
         let (_, end) = self.block_header()?;

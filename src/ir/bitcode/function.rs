@@ -166,7 +166,9 @@ impl Decoder<'_, '_> {
                         block::METADATA => self.m.metadata_block(r)?,
                         block::METADATA_ATTACHMENT => self.attachments(r)?,
                         block::VALUE_SYMTAB => self.symbols(r)?,
-                        _ => super::module::skip_rest(r)?,
+                        // Nothing printed comes from the others (use
+                        // lists).
+                        _ => r.leave(),
                     }
                     self.next = self.m.values.len() as u32;
                 }

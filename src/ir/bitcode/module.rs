@@ -305,7 +305,10 @@ impl<'a> Module<'a> {
                             let body = super::function::decode(self, r, f)?;
                             self.functions[f].body = Some(body);
                         }
-                        _ => skip_rest(r)?,
+                        // Nothing printed comes from the others (the
+                        // function offsets of the value symbol table,
+                        // operand bundle tags, sync scope names).
+                        _ => r.leave(),
                     }
                 }
                 Entry::Record(a) => {
@@ -716,13 +719,6 @@ fn find_strtab(data: &[u8], base: u64) -> Result<&[u8], Error> {
             Entry::SubBlock(_) => r.skip()?,
         }
     }
-}
-
-/// Skips what is left of the current block.
-pub(crate) fn skip_rest(r: &mut Reader<'_>) -> Result<(), Error> {
-    let mut ops = Vec::new();
-    while r.next_record(&mut ops)?.is_some() {}
-    Ok(())
 }
 
 fn take_cstr(ops: &[u64], i: &mut usize) -> Vec<u8> {
