@@ -83,6 +83,8 @@ pub struct Reader<'a> {
     /// abbreviation by index alone.
     blockinfo: Vec<Vec<Abbrev>>,
     blockinfo_of: FxHashMap<u32, usize>,
+    /// How many BLOCKINFO blocks were read (see [`Self::blockinfo_blocks`]).
+    blockinfo_blocks: u32,
     /// Where the entry being read began, for errors.
     entry_bit: u64,
     /// The current block's end and abbreviation width, kept at hand (the
@@ -109,6 +111,7 @@ impl<'a> Reader<'a> {
             }],
             blockinfo: Vec::new(),
             blockinfo_of: FxHashMap::default(),
+            blockinfo_blocks: 0,
             entry_bit: 0,
             end: data.len() as u64 * 8,
             width: 2,
@@ -347,6 +350,28 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The current block's abbreviation width and its bytes from here to
+    /// its end, when nothing else decides how they read: right after
+    /// [`Self::enter`] of a block with no BLOCKINFO abbreviations. Two such
+    /// blocks with the same width and bytes read the same (but for a
+    /// BLOCKINFO block inside, see [`Self::blockinfo_blocks`]).
+    pub fn own_bytes(&self) -> Option<(u8, &'a [u8])> {
+        let scope = self.scopes.last()?;
+        if self.scopes.len() < 2 || scope.globals != 0 || self.bit % 8 != 0 {
+            return None;
+        }
+        let bytes = self
+            .data
+            .get((self.bit / 8) as usize..(scope.end / 8) as usize)?;
+        Some((scope.width, bytes))
+    }
+
+    /// How many BLOCKINFO blocks were read so far: one read inside a block
+    /// changes how later blocks read.
+    pub fn blockinfo_blocks(&self) -> u32 {
+        self.blockinfo_blocks
+    }
+
     /// Skips a sub-block after [`Entry::SubBlock`], by its stated length.
     pub fn skip(&mut self) -> Result<(), Error> {
         let (_, end) = self.block_header()?;
@@ -423,6 +448,7 @@ impl<'a> Reader<'a> {
 
     fn read_blockinfo(&mut self) -> Result<(), Error> {
         self.enter(0)?;
+        self.blockinfo_blocks += 1;
         let mut current: Option<u32> = None;
         let mut record = Vec::new();
         loop {
