@@ -182,8 +182,25 @@ struct Kinds {
 /// reading them, a number per character, was ~2.5% of its scan.
 #[derive(Default)]
 struct LastBlocks {
-    kinds: Option<(u8, Vec<u8>, Rc<Kinds>)>,
-    groups: Option<(u8, Vec<u8>, Rc<FxHashMap<u64, AttrGroup>>)>,
+    kinds: Option<Remembered<Kinds>>,
+    groups: Option<Remembered<FxHashMap<u64, AttrGroup>>>,
+}
+
+/// A block ([`Reader::own_bytes`]) and what it decoded to.
+struct Remembered<T> {
+    width: u8,
+    bytes: Vec<u8>,
+    value: Rc<T>,
+}
+
+impl<T> Remembered<T> {
+    fn new((width, bytes): (u8, &[u8]), value: &Rc<T>) -> Self {
+        Remembered {
+            width,
+            bytes: bytes.to_vec(),
+            value: Rc::clone(value),
+        }
+    }
 }
 
 thread_local! {
@@ -192,9 +209,9 @@ thread_local! {
 
 /// What `last` holds, if it was decoded from the block `key`
 /// ([`Reader::own_bytes`]).
-fn same_block<T>(last: &Option<(u8, Vec<u8>, Rc<T>)>, key: (u8, &[u8])) -> Option<Rc<T>> {
-    let (width, bytes, value) = last.as_ref()?;
-    (*width == key.0 && bytes == key.1).then(|| Rc::clone(value))
+fn same_block<T>(last: &Option<Remembered<T>>, key: (u8, &[u8])) -> Option<Rc<T>> {
+    let last = last.as_ref()?;
+    (last.width == key.0 && last.bytes == key.1).then(|| Rc::clone(&last.value))
 }
 
 /// The largest vectors and tables of the last module decoded on this
@@ -680,12 +697,11 @@ impl<'a> Module<'a> {
         } else {
             Rc::make_mut(&mut self.groups).extend(groups);
         }
-        if let Some((width, bytes)) = key
+        if let Some(key) = key
             && !typed
             && r.blockinfo_blocks() == blockinfo
         {
-            let memo = (width, bytes.to_vec(), Rc::clone(&self.groups));
-            LAST_BLOCKS.with(|l| l.borrow_mut().groups = Some(memo));
+            LAST_BLOCKS.with(|l| l.borrow_mut().groups = Some(Remembered::new(key, &self.groups)));
         }
         Ok(())
     }
@@ -723,11 +739,10 @@ impl<'a> Module<'a> {
                 kinds.spans.insert(ops[0], start..kinds.names.len());
             }
         }
-        if let Some((width, bytes)) = key
+        if let Some(key) = key
             && r.blockinfo_blocks() == blockinfo
         {
-            let memo = (width, bytes.to_vec(), Rc::clone(&self.kinds));
-            LAST_BLOCKS.with(|l| l.borrow_mut().kinds = Some(memo));
+            LAST_BLOCKS.with(|l| l.borrow_mut().kinds = Some(Remembered::new(key, &self.kinds)));
         }
         Ok(())
     }
