@@ -207,11 +207,29 @@ thread_local! {
     static LAST_BLOCKS: std::cell::RefCell<LastBlocks> = std::cell::RefCell::default();
 }
 
-/// What `last` holds, if it was decoded from the block `key`
-/// ([`Reader::own_bytes`]).
-fn same_block<T>(last: &Option<Remembered<T>>, key: (u8, &[u8])) -> Option<Rc<T>> {
-    let last = last.as_ref()?;
-    (last.width == key.0 && last.bytes == key.1).then(|| Rc::clone(&last.value))
+/// Whether the block just entered, `key` ([`Reader::own_bytes`]), is the
+/// one `which` of [`LastBlocks`] remembers: then what it decoded to goes to
+/// `table` and the block is left unread.
+fn reuse_last<T>(
+    r: &mut Reader<'_>,
+    key: Option<(u8, &[u8])>,
+    table: &mut Rc<T>,
+    which: fn(&LastBlocks) -> &Option<Remembered<T>>,
+) -> bool {
+    let Some((width, bytes)) = key else {
+        return false;
+    };
+    let known = LAST_BLOCKS.with(|l| {
+        let l = l.borrow();
+        let last = which(&l).as_ref()?;
+        (last.width == width && last.bytes == bytes).then(|| Rc::clone(&last.value))
+    });
+    let Some(known) = known else {
+        return false;
+    };
+    *table = known;
+    r.leave();
+    true
 }
 
 /// The largest vectors and tables of the last module decoded on this
@@ -613,11 +631,7 @@ impl<'a> Module<'a> {
         // A second block of groups (only a hostile file has one) adds to
         // the first: only a module's first is looked up and remembered.
         let key = r.own_bytes().filter(|_| self.groups.is_empty());
-        if let Some(key) = key
-            && let Some(groups) = LAST_BLOCKS.with(|l| same_block(&l.borrow().groups, key))
-        {
-            self.groups = groups;
-            r.leave();
+        if reuse_last(r, key, &mut self.groups, |l| &l.groups) {
             return Ok(());
         }
         let blockinfo = r.blockinfo_blocks();
@@ -719,11 +733,7 @@ impl<'a> Module<'a> {
     fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         // As for attribute groups: a module's first block is looked up.
         let key = r.own_bytes().filter(|_| self.kinds.spans.is_empty());
-        if let Some(key) = key
-            && let Some(kinds) = LAST_BLOCKS.with(|l| same_block(&l.borrow().kinds, key))
-        {
-            self.kinds = kinds;
-            r.leave();
+        if reuse_last(r, key, &mut self.kinds, |l| &l.kinds) {
             return Ok(());
         }
         let blockinfo = r.blockinfo_blocks();
