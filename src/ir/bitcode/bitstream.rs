@@ -19,15 +19,28 @@
 
 use super::Error;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// Deepest nesting of blocks accepted. LLVM writes at most four levels
 /// (module, function, constants or metadata, ...).
 pub const MAX_DEPTH: usize = 16;
 
+/// Most abbreviations [`SHARED_ABBREVS`] holds before it is emptied.
+const MAX_SHARED_ABBREVS: usize = 1024;
+
+thread_local! {
+    /// The abbreviations read on this thread, one shared copy of each:
+    /// every module of a metallib defines the same few dozen again, and
+    /// allocating each (and freeing it when its block ended) was ~1% of a
+    /// scan of mlx.metallib. Emptied when full (a file defining thousands).
+    static SHARED_ABBREVS: std::cell::RefCell<rustc_hash::FxHashSet<Rc<[Op]>>> =
+        std::cell::RefCell::default();
+}
+
 /// Widths LLVM allows for fixed and VBR fields.
 const MAX_FIELD_WIDTH: u64 = 64;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Op {
     Literal(u64),
     Fixed(u8),
@@ -43,7 +56,7 @@ enum Op {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Abbrev {
     /// Shared, so that reading a record takes its operands without a copy.
-    ops: std::rc::Rc<[Op]>,
+    ops: Rc<[Op]>,
 }
 
 /// What comes next inside a block.
@@ -85,6 +98,8 @@ pub struct Reader<'a> {
     blockinfo_of: FxHashMap<u32, usize>,
     /// How many BLOCKINFO blocks were read (see [`Self::blockinfo_blocks`]).
     blockinfo_blocks: u32,
+    /// The operands of the abbreviation being defined, kept for the next.
+    abbrev_ops: Vec<Op>,
     /// Where the entry being read began, for errors.
     entry_bit: u64,
     /// The current block's end and abbreviation width, kept at hand (the
@@ -112,6 +127,7 @@ impl<'a> Reader<'a> {
             blockinfo: Vec::new(),
             blockinfo_of: FxHashMap::default(),
             blockinfo_blocks: 0,
+            abbrev_ops: Vec::new(),
             entry_bit: 0,
             end: data.len() as u64 * 8,
             width: 2,
@@ -403,7 +419,9 @@ impl<'a> Reader<'a> {
             return Err(self.error(format!("abbreviation of {count} operands")));
         }
         // Bounded by the bits left, checked above.
-        let mut ops = Vec::with_capacity(count as usize);
+        let mut ops = std::mem::take(&mut self.abbrev_ops);
+        ops.clear();
+        ops.reserve(count as usize);
         let mut i = 0;
         while i < count {
             let literal = self.read(1)? == 1;
@@ -443,7 +461,20 @@ impl<'a> Reader<'a> {
                 return Err(self.error("malformed abbreviation (array or blob out of place)"));
             }
         }
-        Ok(Abbrev { ops: ops.into() })
+        let shared = SHARED_ABBREVS.with(|known| {
+            let mut known = known.borrow_mut();
+            if let Some(op) = known.get(&ops[..]) {
+                return Rc::clone(op);
+            }
+            if known.len() >= MAX_SHARED_ABBREVS {
+                known.clear();
+            }
+            let new: Rc<[Op]> = Rc::from(&ops[..]);
+            known.insert(Rc::clone(&new));
+            new
+        });
+        self.abbrev_ops = ops;
+        Ok(Abbrev { ops: shared })
     }
 
     fn read_blockinfo(&mut self) -> Result<(), Error> {
@@ -563,7 +594,7 @@ impl<'a> Reader<'a> {
         }
         .ok_or_else(|| self.error(format!("undefined abbreviation {abbrev_id}")))?;
         // A reference count; frees `self` for reading.
-        let abbrev = std::rc::Rc::clone(&abbrev.ops);
+        let abbrev = Rc::clone(&abbrev.ops);
         ops.clear();
         let mut blob = None;
         // The code comes first, always a scalar (`read_abbrev` checks).
