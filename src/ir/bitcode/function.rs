@@ -520,15 +520,16 @@ impl Decoder<'_, '_> {
                 let fp = self.m.types.is_fp(ty);
                 let name =
                     binop_name(opc, fp).ok_or_else(|| r.error(format!("binary opcode {opc}")))?;
-                let flag_text = if fp {
-                    fast_math(flags)
+                // Integer flags are fixed texts: borrowed, not allocated.
+                let flag_piece = if fp {
+                    Piece::Own(fast_math(flags))
                 } else {
-                    wrap_flags(opc, flags).to_string()
+                    S(wrap_flags(opc, flags))
                 };
                 let pieces = [
                     S(name),
                     S(" "),
-                    Piece::Own(flag_text),
+                    flag_piece,
                     T(ty),
                     S(" "),
                     V(a),
