@@ -453,9 +453,7 @@ pub fn predicate_name(p: u64) -> Option<(&'static str, &'static str)> {
 
 /// Fast-math flags as LLVM prints them, each followed by a space.
 pub fn fast_math(flags: u64) -> String {
-    // Bitcode bits: 0 unsafe-algebra (old "fast"), 1 nnan, 2 ninf, 3 nsz,
-    // 4 arcp, 5 contract, 6 afn, 7 reassoc.
-    if flags & 1 != 0 || flags & 0xFE == 0xFE {
+    if is_fast(flags) {
         return "fast ".into();
     }
     let mut s = String::new();
@@ -474,6 +472,23 @@ pub fn fast_math(flags: u64) -> String {
         }
     }
     s
+}
+
+/// Whether fast-math `flags` print as `fast`. Bitcode bits: 0
+/// unsafe-algebra (old "fast"), 1 nnan, 2 ninf, 3 nsz, 4 arcp, 5 contract,
+/// 6 afn, 7 reassoc.
+fn is_fast(flags: u64) -> bool {
+    flags & 1 != 0 || flags & 0xFE == 0xFE
+}
+
+/// [`fast_math`] as a piece: `fast` (most of Apple's floating-point
+/// operations) and no flags borrowed, not a String each.
+fn fast_math_piece(flags: u64) -> Piece {
+    match flags {
+        0 => S(""),
+        f if is_fast(f) => S("fast "),
+        f => Piece::Own(fast_math(f)),
+    }
 }
 
 /// Integer-overflow and exact flags of a binary operator.
@@ -522,7 +537,7 @@ impl Decoder<'_, '_> {
                     binop_name(opc, fp).ok_or_else(|| r.error(format!("binary opcode {opc}")))?;
                 // Integer flags are fixed texts: borrowed, not allocated.
                 let flag_piece = if fp {
-                    Piece::Own(fast_math(flags))
+                    fast_math_piece(flags)
                 } else {
                     S(wrap_flags(opc, flags))
                 };
@@ -605,10 +620,10 @@ impl Decoder<'_, '_> {
                     let i1 = self.m.types.find_int(1);
                     (self.value(r, ops, &mut i, i1)?, i1)
                 };
-                let fmf = ops.get(i).map(|&f| fast_math(f)).unwrap_or_default();
+                let fmf = ops.get(i).map_or(S(""), |&f| fast_math_piece(f));
                 let pieces = [
                     S("select "),
-                    Piece::Own(fmf),
+                    fmf,
                     TV(cty, c),
                     S(", "),
                     TV(ty, t),
@@ -665,7 +680,7 @@ impl Decoder<'_, '_> {
                 let pred = *ops.get(i).ok_or_else(|| bad(r, "compare"))?;
                 let (op, name) =
                     predicate_name(pred).ok_or_else(|| r.error(format!("predicate {pred}")))?;
-                let fmf = ops.get(i + 1).map(|&f| fast_math(f)).unwrap_or_default();
+                let fmf = ops.get(i + 1).map_or(S(""), |&f| fast_math_piece(f));
                 let i1 = self.m.types.find_int(1);
                 let result = match self.m.types.get(ty) {
                     Some(Ty::Vector { len, .. }) => {
@@ -677,7 +692,7 @@ impl Decoder<'_, '_> {
                 let pieces = [
                     S(op),
                     S(" "),
-                    Piece::Own(fmf),
+                    fmf,
                     S(name),
                     S(" "),
                     TV(ty, a),
@@ -868,8 +883,8 @@ impl Decoder<'_, '_> {
                 if ops.get(i) != Some(&0) {
                     return Err(bad(r, "unary operator"));
                 }
-                let fmf = ops.get(i + 1).map(|&f| fast_math(f)).unwrap_or_default();
-                let pieces = [S("fneg "), Piece::Own(fmf), TV(ty, a)];
+                let fmf = ops.get(i + 1).map_or(S(""), |&f| fast_math_piece(f));
+                let pieces = [S("fneg "), fmf, TV(ty, a)];
                 self.push(r, Some(ty), pieces, false)?;
             }
             58 => {
@@ -933,9 +948,9 @@ impl Decoder<'_, '_> {
         let attrs = ops[0];
         let cc = ops[1];
         let mut i = 2;
-        let mut fmf = String::new();
+        let mut fmf = S("");
         if cc >> 17 & 1 != 0 {
-            fmf = fast_math(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
+            fmf = fast_math_piece(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
             i += 1;
         }
         let mut fn_ty = None;
@@ -977,7 +992,7 @@ impl Decoder<'_, '_> {
             _ => "call ",
         };
         let conv = (cc >> 1) & 0x3ff;
-        let mut pieces = self.scratch([S(tail), Piece::Own(fmf)]);
+        let mut pieces = self.scratch([S(tail), fmf]);
         if conv != 0 {
             pieces.push(Piece::Own(super::print::calling_convention(conv)));
         }
