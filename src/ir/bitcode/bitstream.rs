@@ -785,6 +785,58 @@ pub(crate) mod tests {
         }
     }
 
+    /// Writes an empty block `id` (abbreviation width 3) at top level.
+    fn empty_block(w: &mut Writer, id: u64) {
+        w.bits(1, 2);
+        w.vbr(id, 8);
+        w.vbr(3, 4);
+        w.align32();
+        w.bits(1, 32); // one word: END_BLOCK, aligned
+        w.bits(0, 3);
+        w.align32();
+    }
+
+    /// A block's bytes stand for what it reads as (the memos of module.rs
+    /// rely on it) only when no BLOCKINFO abbreviation applies to it.
+    #[test]
+    fn own_bytes_only_for_blocks_blockinfo_leaves_alone() {
+        let mut w = Writer::default();
+        // BLOCKINFO (width 2): SETBID 22, then one abbreviation for it.
+        w.bits(1, 2);
+        w.vbr(0, 8);
+        w.vbr(2, 4);
+        w.align32();
+        let len_at = w.bytes.len();
+        w.bits(0, 32);
+        w.bits(3, 2);
+        w.vbr(1, 6);
+        w.vbr(1, 6);
+        w.vbr(22, 6);
+        w.bits(2, 2);
+        w.vbr(1, 5);
+        w.bits(1, 1);
+        w.vbr(5, 8);
+        w.bits(0, 2);
+        w.align32();
+        let words = (w.bytes.len() - len_at - 4) / 4;
+        w.bytes[len_at..len_at + 4].copy_from_slice(&(words as u32).to_le_bytes());
+        empty_block(&mut w, 22);
+        empty_block(&mut w, 23);
+
+        let mut r = Reader::new(&w.bytes, 0);
+        assert_eq!(r.next_entry().unwrap(), Entry::SubBlock(22));
+        assert_eq!(r.blockinfo_blocks(), 1);
+        r.enter(22).unwrap();
+        assert_eq!(r.own_bytes(), None);
+        r.leave();
+        assert_eq!(r.next_entry().unwrap(), Entry::SubBlock(23));
+        r.enter(23).unwrap();
+        let (width, bytes) = r.own_bytes().unwrap();
+        assert_eq!((width, bytes.len()), (3, 4));
+        r.leave();
+        assert_eq!(r.next_entry().unwrap(), Entry::EndBlock);
+    }
+
     #[test]
     fn reads_fixed_vbr_and_records() {
         let mut w = Writer::default();
