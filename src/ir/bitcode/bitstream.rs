@@ -783,17 +783,25 @@ pub(crate) mod tests {
                 self.bits(0, 1);
             }
         }
-    }
-
-    /// Writes an empty block `id` (abbreviation width 3) at top level.
-    fn empty_block(w: &mut Writer, id: u64) {
-        w.bits(1, 2);
-        w.vbr(id, 8);
-        w.vbr(3, 4);
-        w.align32();
-        w.bits(1, 32); // one word: END_BLOCK, aligned
-        w.bits(0, 3);
-        w.align32();
+        /// ENTER_SUBBLOCK `id` (abbreviation ids `outer` bits wide), its
+        /// own width, and a length word for [`Self::end`]: where it is.
+        pub fn enter(&mut self, outer: u32, id: u64, width: u64) -> usize {
+            self.bits(1, outer);
+            self.vbr(id, 8);
+            self.vbr(width, 4);
+            self.align32();
+            let at = self.bytes.len();
+            self.bits(0, 32);
+            at
+        }
+        /// END_BLOCK (`width` bits), aligned, and the length word at `at`
+        /// patched, `claimed` words more than written.
+        pub fn end(&mut self, width: u32, at: usize, claimed: u32) {
+            self.bits(0, width);
+            self.align32();
+            let words = ((self.bytes.len() - at - 4) / 4) as u32 + claimed;
+            self.bytes[at..at + 4].copy_from_slice(&words.to_le_bytes());
+        }
     }
 
     /// A block's bytes stand for what it reads as (the memos of module.rs
@@ -802,12 +810,7 @@ pub(crate) mod tests {
     fn own_bytes_only_for_blocks_blockinfo_leaves_alone() {
         let mut w = Writer::default();
         // BLOCKINFO (width 2): SETBID 22, then one abbreviation for it.
-        w.bits(1, 2);
-        w.vbr(0, 8);
-        w.vbr(2, 4);
-        w.align32();
-        let len_at = w.bytes.len();
-        w.bits(0, 32);
+        let at = w.enter(2, 0, 2);
         w.bits(3, 2);
         w.vbr(1, 6);
         w.vbr(1, 6);
@@ -816,12 +819,12 @@ pub(crate) mod tests {
         w.vbr(1, 5);
         w.bits(1, 1);
         w.vbr(5, 8);
-        w.bits(0, 2);
-        w.align32();
-        let words = (w.bytes.len() - len_at - 4) / 4;
-        w.bytes[len_at..len_at + 4].copy_from_slice(&(words as u32).to_le_bytes());
-        empty_block(&mut w, 22);
-        empty_block(&mut w, 23);
+        w.end(2, at, 0);
+        // Two empty blocks, 22 and 23.
+        for id in [22, 23] {
+            let at = w.enter(2, id, 3);
+            w.end(3, at, 0);
+        }
 
         let mut r = Reader::new(&w.bytes, 0);
         assert_eq!(r.next_entry().unwrap(), Entry::SubBlock(22));
@@ -841,12 +844,7 @@ pub(crate) mod tests {
     fn reads_fixed_vbr_and_records() {
         let mut w = Writer::default();
         // ENTER_SUBBLOCK id 8, width 3, then a length word.
-        w.bits(1, 2);
-        w.vbr(8, 8);
-        w.vbr(3, 4);
-        w.align32();
-        let len_at = w.bytes.len();
-        w.bits(0, 32);
+        let len_at = w.enter(2, 8, 3);
         // An unabbreviated record: code 7, operands [1, 1000].
         w.bits(3, 3);
         w.vbr(7, 6);
@@ -867,10 +865,7 @@ pub(crate) mod tests {
         w.vbr(2, 6);
         w.bits(u64::from(b'h'), 8);
         w.bits(u64::from(b'i'), 8);
-        w.bits(0, 3);
-        w.align32();
-        let words = (w.bytes.len() - len_at - 4) / 4;
-        w.bytes[len_at..len_at + 4].copy_from_slice(&(words as u32).to_le_bytes());
+        w.end(3, len_at, 0);
 
         let mut r = Reader::new(&w.bytes, 0);
         assert_eq!(r.next_entry().unwrap(), Entry::SubBlock(8));
