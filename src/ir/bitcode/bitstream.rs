@@ -19,15 +19,29 @@
 
 use super::Error;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// Deepest nesting of blocks accepted. LLVM writes at most four levels
 /// (module, function, constants or metadata, ...).
 pub const MAX_DEPTH: usize = 16;
 
+/// Most abbreviations [`SHARED_ABBREVS`] holds before it is emptied.
+const MAX_SHARED_ABBREVS: usize = 1024;
+
+thread_local! {
+    /// The abbreviations read on this thread, one shared copy of each:
+    /// every module of a metallib defines the same few dozen again, and
+    /// allocating each (and freeing it when its block ended) was ~0.3% of
+    /// a scan of mlx.metallib. Emptied when full (a file defining
+    /// thousands).
+    static SHARED_ABBREVS: std::cell::RefCell<rustc_hash::FxHashSet<Rc<[Op]>>> =
+        std::cell::RefCell::default();
+}
+
 /// Widths LLVM allows for fixed and VBR fields.
 const MAX_FIELD_WIDTH: u64 = 64;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Op {
     Literal(u64),
     Fixed(u8),
@@ -43,7 +57,7 @@ enum Op {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Abbrev {
     /// Shared, so that reading a record takes its operands without a copy.
-    ops: std::rc::Rc<[Op]>,
+    ops: Rc<[Op]>,
 }
 
 /// What comes next inside a block.
@@ -60,7 +74,12 @@ pub enum Entry {
 struct Scope {
     id: u32,
     width: u8,
-    /// The block's own abbreviations (BLOCKINFO's come first in ids).
+    /// The BLOCKINFO abbreviations of the block's id (an index into
+    /// [`Reader::blockinfo`]) and how many there were when the block was
+    /// entered: they take the first ids, as in LLVM, which copies them in.
+    info: Option<usize>,
+    globals: usize,
+    /// The block's own abbreviations (ids after BLOCKINFO's).
     abbrevs: Vec<Abbrev>,
     /// Bit where the block ends.
     end: u64,
@@ -73,7 +92,15 @@ pub struct Reader<'a> {
     bit: u64,
     base: u64,
     scopes: Vec<Scope>,
-    blockinfo: FxHashMap<u32, Vec<Abbrev>>,
+    /// BLOCKINFO's abbreviations, per block id: `blockinfo_of` finds a
+    /// block's list once, when it is entered, so a record finds its
+    /// abbreviation by index alone.
+    blockinfo: Vec<Vec<Abbrev>>,
+    blockinfo_of: FxHashMap<u32, usize>,
+    /// How many BLOCKINFO blocks were read (see [`Self::blockinfo_blocks`]).
+    blockinfo_blocks: u32,
+    /// The operands of the abbreviation being defined, kept for the next.
+    abbrev_ops: Vec<Op>,
     /// Where the entry being read began, for errors.
     entry_bit: u64,
     /// The current block's end and abbreviation width, kept at hand (the
@@ -93,10 +120,15 @@ impl<'a> Reader<'a> {
             scopes: vec![Scope {
                 id: u32::MAX,
                 width: 2,
+                info: None,
+                globals: 0,
                 abbrevs: Vec::new(),
                 end: data.len() as u64 * 8,
             }],
-            blockinfo: FxHashMap::default(),
+            blockinfo: Vec::new(),
+            blockinfo_of: FxHashMap::default(),
+            blockinfo_blocks: 0,
+            abbrev_ops: Vec::new(),
             entry_bit: 0,
             end: data.len() as u64 * 8,
             width: 2,
@@ -150,13 +182,10 @@ impl<'a> Reader<'a> {
     /// data's last bytes, wide fields, errors) go to [`Self::read_slowly`].
     #[inline]
     fn read(&mut self, width: u8) -> Result<u64, Error> {
-        let byte = (self.bit / 8) as usize;
-        if let (1..=56, Some(word)) = (width, self.data.get(byte..byte + 8))
+        if let (1..=56, Some(word)) = (width, word_at(self.data, self.bit))
             && u64::from(width) <= self.bits_left()
         {
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(word);
-            let value = (u64::from_le_bytes(bytes) >> (self.bit % 8)) & ((1u64 << width) - 1);
+            let value = word & ((1u64 << width) - 1);
             self.bit += u64::from(width);
             return Ok(value);
         }
@@ -191,15 +220,18 @@ impl<'a> Reader<'a> {
     // itself was a third of its instructions.
     #[inline]
     fn read_vbr(&mut self, width: u8) -> Result<u64, Error> {
+        // The commonest width, and its commonest numbers (see `vbr6_into`).
+        if width == 6
+            && let Some((value, width)) = short_vbr6(self.data, self.bit, self.end)
+        {
+            self.bit += width;
+            return Ok(value);
+        }
         // Most numbers: every piece inside one unaligned 8-byte load (56
         // bits after the shift), bounds checked once for the whole number.
         // Anything else (the block's end, a longer number) is read piece
         // by piece below, which names the byte where it went wrong.
-        let byte = (self.bit / 8) as usize;
-        if let (Some(word), 2..=32) = (self.data.get(byte..byte + 8), width) {
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(word);
-            let bits = u64::from_le_bytes(bytes) >> (self.bit % 8);
+        if let (Some(bits), 2..=32) = (word_at(self.data, self.bit), width) {
             let width = u32::from(width);
             let payload = width - 1;
             let (mask, high) = ((1u64 << width) - 1, 1u64 << payload);
@@ -310,14 +342,51 @@ impl<'a> Reader<'a> {
                 "blocks nested more than {MAX_DEPTH} deep: not bitcode LLVM writes"
             )));
         }
+        let info = self.blockinfo_of.get(&id).copied();
+        let globals = info.and_then(|i| self.blockinfo.get(i)).map_or(0, Vec::len);
         self.scopes.push(Scope {
             id,
             width,
+            info,
+            globals,
             abbrevs: Vec::new(),
             end,
         });
         self.scope_changed();
         Ok(())
+    }
+
+    /// Leaves the current block at its stated end, unread (after
+    /// [`Self::enter`], for a block nothing is needed from).
+    pub fn leave(&mut self) {
+        if self.scopes.len() > 1
+            && let Some(scope) = self.scopes.pop()
+        {
+            self.scope_changed();
+            self.bit = scope.end;
+        }
+    }
+
+    /// The current block's abbreviation width and its bytes from here to
+    /// its end, when nothing else decides how they read: right after
+    /// [`Self::enter`] of a block with no BLOCKINFO abbreviations. Two such
+    /// blocks with the same width and bytes read the same (but for a
+    /// BLOCKINFO block inside, see [`Self::blockinfo_blocks`]).
+    pub fn own_bytes(&self) -> Option<(u8, &'a [u8])> {
+        let scope = self.scopes.last()?;
+        if self.scopes.len() < 2 || scope.globals != 0 || self.bit % 8 != 0 {
+            return None;
+        }
+        let bytes = self
+            .data
+            .get((self.bit / 8) as usize..(scope.end / 8) as usize)?;
+        Some((scope.width, bytes))
+    }
+
+    /// How many BLOCKINFO blocks were read so far: one read inside a block
+    /// changes how later blocks read.
+    pub fn blockinfo_blocks(&self) -> u32 {
+        self.blockinfo_blocks
     }
 
     /// Skips a sub-block after [`Entry::SubBlock`], by its stated length.
@@ -351,7 +420,9 @@ impl<'a> Reader<'a> {
             return Err(self.error(format!("abbreviation of {count} operands")));
         }
         // Bounded by the bits left, checked above.
-        let mut ops = Vec::with_capacity(count as usize);
+        let mut ops = std::mem::take(&mut self.abbrev_ops);
+        ops.clear();
+        ops.reserve(count as usize);
         let mut i = 0;
         while i < count {
             let literal = self.read(1)? == 1;
@@ -391,11 +462,25 @@ impl<'a> Reader<'a> {
                 return Err(self.error("malformed abbreviation (array or blob out of place)"));
             }
         }
-        Ok(Abbrev { ops: ops.into() })
+        let shared = SHARED_ABBREVS.with(|known| {
+            let mut known = known.borrow_mut();
+            if let Some(op) = known.get(&ops[..]) {
+                return Rc::clone(op);
+            }
+            if known.len() >= MAX_SHARED_ABBREVS {
+                known.clear();
+            }
+            let new: Rc<[Op]> = Rc::from(&ops[..]);
+            known.insert(Rc::clone(&new));
+            new
+        });
+        self.abbrev_ops = ops;
+        Ok(Abbrev { ops: shared })
     }
 
     fn read_blockinfo(&mut self) -> Result<(), Error> {
         self.enter(0)?;
+        self.blockinfo_blocks += 1;
         let mut current: Option<u32> = None;
         let mut record = Vec::new();
         loop {
@@ -415,7 +500,14 @@ impl<'a> Reader<'a> {
                     let Some(block) = current else {
                         return Err(self.error("BLOCKINFO abbreviation before SETBID"));
                     };
-                    self.blockinfo.entry(block).or_default().push(abbrev);
+                    let blockinfo = &mut self.blockinfo;
+                    let i = *self.blockinfo_of.entry(block).or_insert_with(|| {
+                        blockinfo.push(Vec::new());
+                        blockinfo.len() - 1
+                    });
+                    if let Some(list) = blockinfo.get_mut(i) {
+                        list.push(abbrev);
+                    }
                 }
                 3 => {
                     let code = self.unabbreviated(&mut record)?;
@@ -442,11 +534,46 @@ impl<'a> Reader<'a> {
             )));
         }
         // Bounded by the bits left, checked above.
-        ops.reserve(count as usize);
-        for _ in 0..count {
-            ops.push(self.read_vbr(6)?);
-        }
+        self.vbr6_into(count as usize, ops)?;
         u32::try_from(code).map_err(|_| self.error(format!("record code {code} out of range")))
+    }
+
+    /// Appends `count` 6-bit VBR numbers to `ops`; the caller checked
+    /// `count` against the bits left. Unabbreviated records (most of what
+    /// Apple's writer emits) are nothing else: about 1.2 M operands for
+    /// mlx.metallib, all but 1% of them one or two pieces (below 1024:
+    /// value ids, types, characters). Those are taken here from one load
+    /// with the position in a register and one check of the block's end;
+    /// longer numbers and the block's last bytes go through
+    /// [`Self::read_vbr`], which names the byte where one goes wrong.
+    #[inline]
+    fn vbr6_into(&mut self, count: usize, ops: &mut Vec<u64>) -> Result<(), Error> {
+        ops.reserve(count);
+        let (data, end) = (self.data, self.end);
+        let mut bit = self.bit;
+        for _ in 0..count {
+            let value = match short_vbr6(data, bit, end) {
+                Some((value, width)) => {
+                    bit += width;
+                    value
+                }
+                None => {
+                    self.bit = bit;
+                    let value = self.vbr6_slowly()?;
+                    bit = self.bit;
+                    value
+                }
+            };
+            ops.push(value);
+        }
+        self.bit = bit;
+        Ok(())
+    }
+
+    /// [`Self::read_vbr`] of 6 bits, kept out of [`Self::vbr6_into`]'s loop.
+    #[inline(never)]
+    fn vbr6_slowly(&mut self) -> Result<u64, Error> {
+        self.read_vbr(6)
     }
 
     /// Reads the record whose abbreviation id [`Entry::Record`] gave:
@@ -459,18 +586,24 @@ impl<'a> Reader<'a> {
         }
         let index = (abbrev_id - 4) as usize;
         let scope = self.scopes.last().ok_or_else(|| self.error("no block"))?;
-        let global = self.blockinfo.get(&scope.id).map_or(&[][..], Vec::as_slice);
-        let abbrev = match index.checked_sub(global.len()) {
-            None => global.get(index),
+        let abbrev = match index.checked_sub(scope.globals) {
+            None => scope
+                .info
+                .and_then(|i| self.blockinfo.get(i))
+                .and_then(|list| list.get(index)),
             Some(local) => scope.abbrevs.get(local),
         }
         .ok_or_else(|| self.error(format!("undefined abbreviation {abbrev_id}")))?;
         // A reference count; frees `self` for reading.
-        let abbrev = std::rc::Rc::clone(&abbrev.ops);
+        let abbrev = Rc::clone(&abbrev.ops);
         ops.clear();
         let mut blob = None;
-        let mut code = None;
-        let mut i = 0;
+        // The code comes first, always a scalar (`read_abbrev` checks).
+        let code = match abbrev.first() {
+            Some(&op) => self.scalar(op)?,
+            None => return Err(self.error("malformed abbreviation")),
+        };
+        let mut i = 1;
         while i < abbrev.len() {
             let op = abbrev[i];
             match op {
@@ -498,6 +631,7 @@ impl<'a> Reader<'a> {
                                 ops.push(self.read(w)?);
                             }
                         }
+                        Op::Vbr(6) => self.vbr6_into(len as usize, ops)?,
                         Op::Vbr(w) => {
                             for _ in 0..len {
                                 ops.push(self.read_vbr(w)?);
@@ -526,18 +660,10 @@ impl<'a> Reader<'a> {
                     self.bit += len * 8;
                     self.align32()?;
                 }
-                _ => {
-                    let v = self.scalar(op)?;
-                    if code.is_none() {
-                        code = Some(v);
-                    } else {
-                        ops.push(v);
-                    }
-                }
+                _ => ops.push(self.scalar(op)?),
             }
             i += 1;
         }
-        let code = code.unwrap_or(0);
         let code = u32::try_from(code)
             .map_err(|_| self.error(format!("record code {code} out of range")))?;
         Ok(Record { code, blob })
@@ -556,6 +682,9 @@ impl<'a> Reader<'a> {
         }
     }
 
+    // Inlined: called per field of every abbreviated record, where the
+    // call was a third of its cost.
+    #[inline(always)]
     fn scalar(&mut self, op: Op) -> Result<u64, Error> {
         match op {
             Op::Literal(v) => Ok(v),
@@ -573,6 +702,33 @@ impl<'a> Reader<'a> {
             }
             Op::Array | Op::Blob => Err(self.error("malformed abbreviation")),
         }
+    }
+}
+
+/// The 64 bits from `bit` on, shifted down so that `bit` is bit 0 (the top
+/// `bit % 8` are zero, so 56 are always whole): one unaligned 8-byte load,
+/// `None` in the data's last 7 bytes.
+#[inline]
+fn word_at(data: &[u8], bit: u64) -> Option<u64> {
+    let byte = (bit / 8) as usize;
+    let bytes: [u8; 8] = data.get(byte..byte + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(bytes) >> (bit % 8))
+}
+
+/// A 6-bit VBR number at `bit` of one or two pieces (below 1024) and its
+/// width in bits, from one load; `None` for a longer number, or within
+/// 12 bits of the block's `end` or 8 bytes of the data's.
+#[inline]
+fn short_vbr6(data: &[u8], bit: u64, end: u64) -> Option<(u64, u64)> {
+    let bits = word_at(data, bit)?;
+    if bit + 12 > end {
+        None
+    } else if bits & 0x20 == 0 {
+        Some((bits & 0x1f, 6))
+    } else if bits & 0x800 == 0 {
+        Some(((bits & 0x1f) | ((bits >> 1) & 0x3e0), 12))
+    } else {
+        None
     }
 }
 
@@ -627,18 +783,68 @@ pub(crate) mod tests {
                 self.bits(0, 1);
             }
         }
+        /// ENTER_SUBBLOCK `id` (abbreviation ids `outer` bits wide), its
+        /// own width, and a length word for [`Self::end`]: where it is.
+        pub fn enter(&mut self, outer: u32, id: u64, width: u64) -> usize {
+            self.bits(1, outer);
+            self.vbr(id, 8);
+            self.vbr(width, 4);
+            self.align32();
+            let at = self.bytes.len();
+            self.bits(0, 32);
+            at
+        }
+        /// END_BLOCK (`width` bits), aligned, and the length word at `at`
+        /// patched, `claimed` words more than written.
+        pub fn end(&mut self, width: u32, at: usize, claimed: u32) {
+            self.bits(0, width);
+            self.align32();
+            let words = ((self.bytes.len() - at - 4) / 4) as u32 + claimed;
+            self.bytes[at..at + 4].copy_from_slice(&words.to_le_bytes());
+        }
+    }
+
+    /// A block's bytes stand for what it reads as (the memos of module.rs
+    /// rely on it) only when no BLOCKINFO abbreviation applies to it.
+    #[test]
+    fn own_bytes_only_for_blocks_blockinfo_leaves_alone() {
+        let mut w = Writer::default();
+        // BLOCKINFO (width 2): SETBID 22, then one abbreviation for it.
+        let at = w.enter(2, 0, 2);
+        w.bits(3, 2);
+        w.vbr(1, 6);
+        w.vbr(1, 6);
+        w.vbr(22, 6);
+        w.bits(2, 2);
+        w.vbr(1, 5);
+        w.bits(1, 1);
+        w.vbr(5, 8);
+        w.end(2, at, 0);
+        // Two empty blocks, 22 and 23.
+        for id in [22, 23] {
+            let at = w.enter(2, id, 3);
+            w.end(3, at, 0);
+        }
+
+        let mut r = Reader::new(&w.bytes, 0);
+        assert_eq!(r.next_entry().unwrap(), Entry::SubBlock(22));
+        assert_eq!(r.blockinfo_blocks(), 1);
+        r.enter(22).unwrap();
+        assert_eq!(r.own_bytes(), None);
+        r.leave();
+        assert_eq!(r.next_entry().unwrap(), Entry::SubBlock(23));
+        r.enter(23).unwrap();
+        let (width, bytes) = r.own_bytes().unwrap();
+        assert_eq!((width, bytes.len()), (3, 4));
+        r.leave();
+        assert_eq!(r.next_entry().unwrap(), Entry::EndBlock);
     }
 
     #[test]
     fn reads_fixed_vbr_and_records() {
         let mut w = Writer::default();
         // ENTER_SUBBLOCK id 8, width 3, then a length word.
-        w.bits(1, 2);
-        w.vbr(8, 8);
-        w.vbr(3, 4);
-        w.align32();
-        let len_at = w.bytes.len();
-        w.bits(0, 32);
+        let len_at = w.enter(2, 8, 3);
         // An unabbreviated record: code 7, operands [1, 1000].
         w.bits(3, 3);
         w.vbr(7, 6);
@@ -659,10 +865,7 @@ pub(crate) mod tests {
         w.vbr(2, 6);
         w.bits(u64::from(b'h'), 8);
         w.bits(u64::from(b'i'), 8);
-        w.bits(0, 3);
-        w.align32();
-        let words = (w.bytes.len() - len_at - 4) / 4;
-        w.bytes[len_at..len_at + 4].copy_from_slice(&(words as u32).to_le_bytes());
+        w.end(3, len_at, 0);
 
         let mut r = Reader::new(&w.bytes, 0);
         assert_eq!(r.next_entry().unwrap(), Entry::SubBlock(8));

@@ -95,6 +95,8 @@ struct Decoder<'m, 'a> {
     open: bool,
     /// See [`Self::scratch`].
     scratch: Vec<Piece>,
+    /// A call's parameter types (see `call`).
+    params: Vec<TypeId>,
 }
 
 /// Decodes and prints function `f`'s body; its text goes to the end of
@@ -125,6 +127,7 @@ pub fn decode(
         last_dbg: None,
         open: false,
         scratch,
+        params: Vec::new(),
     };
     for (i, p) in params.iter().enumerate() {
         d.m.values.push(Value::Arg(i as u32));
@@ -166,7 +169,9 @@ impl Decoder<'_, '_> {
                         block::METADATA => self.m.metadata_block(r)?,
                         block::METADATA_ATTACHMENT => self.attachments(r)?,
                         block::VALUE_SYMTAB => self.symbols(r)?,
-                        _ => super::module::skip_rest(r)?,
+                        // Nothing printed comes from the others (use
+                        // lists).
+                        _ => r.leave(),
                     }
                     self.next = self.m.values.len() as u32;
                 }
@@ -313,9 +318,12 @@ impl Decoder<'_, '_> {
         mut pieces: Vec<Piece>,
         terminator: bool,
     ) -> Result<(), Error> {
-        let pushed = self.push(r, result_ty, pieces.drain(..), terminator);
+        let start = self.body.pieces.len();
+        // One copy of the whole run (a drain moved the pieces one by one,
+        // ~5% of decoding the bodies).
+        self.body.pieces.append(&mut pieces);
         self.scratch = pieces;
-        pushed
+        self.push_inst(r, result_ty, start, terminator)
     }
 
     fn push(
@@ -323,6 +331,19 @@ impl Decoder<'_, '_> {
         r: &Reader<'_>,
         result_ty: Option<TypeId>,
         pieces: impl IntoIterator<Item = Piece>,
+        terminator: bool,
+    ) -> Result<(), Error> {
+        let start = self.body.pieces.len();
+        self.body.pieces.extend(pieces);
+        self.push_inst(r, result_ty, start, terminator)
+    }
+
+    /// Adds the instruction whose pieces are `body.pieces[start..]`.
+    fn push_inst(
+        &mut self,
+        r: &Reader<'_>,
+        result_ty: Option<TypeId>,
+        start: usize,
         terminator: bool,
     ) -> Result<(), Error> {
         if self.body.insts.len() >= MAX_INSTRUCTIONS {
@@ -358,8 +379,6 @@ impl Decoder<'_, '_> {
             }
             _ => None,
         };
-        let start = self.body.pieces.len();
-        self.body.pieces.extend(pieces);
         self.body.insts.push(Inst {
             result,
             pieces: start..self.body.pieces.len(),
@@ -434,9 +453,7 @@ pub fn predicate_name(p: u64) -> Option<(&'static str, &'static str)> {
 
 /// Fast-math flags as LLVM prints them, each followed by a space.
 pub fn fast_math(flags: u64) -> String {
-    // Bitcode bits: 0 unsafe-algebra (old "fast"), 1 nnan, 2 ninf, 3 nsz,
-    // 4 arcp, 5 contract, 6 afn, 7 reassoc.
-    if flags & 1 != 0 || flags & 0xFE == 0xFE {
+    if is_fast(flags) {
         return "fast ".into();
     }
     let mut s = String::new();
@@ -455,6 +472,23 @@ pub fn fast_math(flags: u64) -> String {
         }
     }
     s
+}
+
+/// Whether fast-math `flags` print as `fast`. Bitcode bits: 0
+/// unsafe-algebra (old "fast"), 1 nnan, 2 ninf, 3 nsz, 4 arcp, 5 contract,
+/// 6 afn, 7 reassoc.
+fn is_fast(flags: u64) -> bool {
+    flags & 1 != 0 || flags & 0xFE == 0xFE
+}
+
+/// [`fast_math`] as a piece: `fast` (most of Apple's floating-point
+/// operations) and no flags borrowed, not a String each.
+fn fast_math_piece(flags: u64) -> Piece {
+    match flags {
+        0 => S(""),
+        f if is_fast(f) => S("fast "),
+        f => Piece::Own(fast_math(f)),
+    }
 }
 
 /// Integer-overflow and exact flags of a binary operator.
@@ -501,15 +535,16 @@ impl Decoder<'_, '_> {
                 let fp = self.m.types.is_fp(ty);
                 let name =
                     binop_name(opc, fp).ok_or_else(|| r.error(format!("binary opcode {opc}")))?;
-                let flag_text = if fp {
-                    fast_math(flags)
+                // Integer flags are fixed texts: borrowed, not allocated.
+                let flag_piece = if fp {
+                    fast_math_piece(flags)
                 } else {
-                    wrap_flags(opc, flags).to_string()
+                    S(wrap_flags(opc, flags))
                 };
                 let pieces = [
                     S(name),
                     S(" "),
-                    Piece::Own(flag_text),
+                    flag_piece,
                     T(ty),
                     S(" "),
                     V(a),
@@ -585,10 +620,10 @@ impl Decoder<'_, '_> {
                     let i1 = self.m.types.find_int(1);
                     (self.value(r, ops, &mut i, i1)?, i1)
                 };
-                let fmf = ops.get(i).map(|&f| fast_math(f)).unwrap_or_default();
+                let fmf = ops.get(i).map_or(S(""), |&f| fast_math_piece(f));
                 let pieces = [
                     S("select "),
-                    Piece::Own(fmf),
+                    fmf,
                     TV(cty, c),
                     S(", "),
                     TV(ty, t),
@@ -645,7 +680,7 @@ impl Decoder<'_, '_> {
                 let pred = *ops.get(i).ok_or_else(|| bad(r, "compare"))?;
                 let (op, name) =
                     predicate_name(pred).ok_or_else(|| r.error(format!("predicate {pred}")))?;
-                let fmf = ops.get(i + 1).map(|&f| fast_math(f)).unwrap_or_default();
+                let fmf = ops.get(i + 1).map_or(S(""), |&f| fast_math_piece(f));
                 let i1 = self.m.types.find_int(1);
                 let result = match self.m.types.get(ty) {
                     Some(Ty::Vector { len, .. }) => {
@@ -657,7 +692,7 @@ impl Decoder<'_, '_> {
                 let pieces = [
                     S(op),
                     S(" "),
-                    Piece::Own(fmf),
+                    fmf,
                     S(name),
                     S(" "),
                     TV(ty, a),
@@ -848,8 +883,8 @@ impl Decoder<'_, '_> {
                 if ops.get(i) != Some(&0) {
                     return Err(bad(r, "unary operator"));
                 }
-                let fmf = ops.get(i + 1).map(|&f| fast_math(f)).unwrap_or_default();
-                let pieces = [S("fneg "), Piece::Own(fmf), TV(ty, a)];
+                let fmf = ops.get(i + 1).map_or(S(""), |&f| fast_math_piece(f));
+                let pieces = [S("fneg "), fmf, TV(ty, a)];
                 self.push(r, Some(ty), pieces, false)?;
             }
             58 => {
@@ -913,9 +948,9 @@ impl Decoder<'_, '_> {
         let attrs = ops[0];
         let cc = ops[1];
         let mut i = 2;
-        let mut fmf = String::new();
+        let mut fmf = S("");
         if cc >> 17 & 1 != 0 {
-            fmf = fast_math(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
+            fmf = fast_math_piece(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
             i += 1;
         }
         let mut fn_ty = None;
@@ -935,13 +970,20 @@ impl Decoder<'_, '_> {
                 .pointee(callee_ty)
                 .ok_or_else(|| bad(r, "call"))?,
         };
-        let Some(Ty::Function {
-            vararg,
-            ret,
-            params,
-        }) = self.m.types.get(fn_ty).cloned()
-        else {
-            return Err(r.error("a call through a value that is not a function"));
+        // The parameters copied into a vector kept from call to call, not
+        // the type cloned (an allocation per call).
+        let mut params = std::mem::take(&mut self.params);
+        params.clear();
+        let (vararg, ret) = match self.m.types.get(fn_ty) {
+            Some(Ty::Function {
+                vararg,
+                ret,
+                params: p,
+            }) => {
+                params.extend_from_slice(p);
+                (*vararg, *ret)
+            }
+            _ => return Err(r.error("a call through a value that is not a function")),
         };
         let tail = match (cc & 1 != 0, cc >> 14 & 1 != 0, cc >> 16 & 1 != 0) {
             (_, true, _) => "musttail call ",
@@ -950,7 +992,7 @@ impl Decoder<'_, '_> {
             _ => "call ",
         };
         let conv = (cc >> 1) & 0x3ff;
-        let mut pieces = self.scratch([S(tail), Piece::Own(fmf)]);
+        let mut pieces = self.scratch([S(tail), fmf]);
         if conv != 0 {
             pieces.push(Piece::Own(super::print::calling_convention(conv)));
         }
@@ -1003,6 +1045,7 @@ impl Decoder<'_, '_> {
         if attrs != 0 {
             pieces.push(Piece::Attrs(attrs, u32::MAX));
         }
+        self.params = params;
         self.push_scratch(r, Some(ret), pieces, false)
     }
 }

@@ -120,17 +120,9 @@ mod hostile {
         for b in *b"BC\xC0\xDE" {
             w.bits(u64::from(b), 8);
         }
-        w.bits(1, 2);
-        w.vbr(8, 8);
-        w.vbr(3, 4);
-        w.align32();
-        let at = w.bytes.len();
-        w.bits(0, 32);
+        let at = w.enter(2, 8, 3);
         body(&mut w);
-        w.bits(0, 3);
-        w.align32();
-        let words = ((w.bytes.len() - at - 4) / 4) as u32 + claimed;
-        w.bytes[at..at + 4].copy_from_slice(&words.to_le_bytes());
+        w.end(3, at, claimed);
         w.bytes
     }
 

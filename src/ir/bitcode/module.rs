@@ -9,6 +9,7 @@ use super::bitstream::{Entry, Reader};
 use super::metadata::{Md, MdTable};
 use super::types::{Ty, TypeId, Types};
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 pub mod block {
     pub const MODULE: u32 = 8;
@@ -140,7 +141,9 @@ pub struct Module<'a> {
     pub source_filename: String,
     pub types: Types,
     pub sections: Vec<String>,
-    pub groups: FxHashMap<u64, AttrGroup>,
+    /// Shared with the thread's memo of the last block of groups (see
+    /// [`LastBlocks`]).
+    pub groups: Rc<FxHashMap<u64, AttrGroup>>,
     /// Attribute lists: group ids.
     pub lists: Vec<Vec<u64>>,
     pub values: Vec<Value>,
@@ -148,10 +151,7 @@ pub struct Module<'a> {
     pub globals: Vec<GlobalVar>,
     pub functions: Vec<Function>,
     pub md: MdTable,
-    /// Metadata kinds' names: spans of `kind_names` (one string, not one
-    /// per kind: every module names its ~40 kinds).
-    md_kinds: FxHashMap<u64, std::ops::Range<usize>>,
-    kind_names: String,
+    kinds: Rc<Kinds>,
     pub strtab: &'a [u8],
     bodies_read: usize,
     /// Where bodies go, in order of the definitions.
@@ -165,6 +165,71 @@ pub struct Module<'a> {
     pub body_texts: String,
     /// The last body decoded, kept for its vectors' room.
     pub spare_body: super::function::Body,
+}
+
+/// Metadata kinds' names: spans of `names` (one string, not one per kind:
+/// every module names its ~40 kinds).
+#[derive(Debug, Default, Clone)]
+struct Kinds {
+    spans: FxHashMap<u64, std::ops::Range<usize>>,
+    names: String,
+}
+
+/// The last METADATA_KIND and PARAMATTR_GROUP blocks decoded on this
+/// thread: their abbreviation width and bytes, and what they decoded to.
+/// A metallib's modules mostly repeat them (mlx.metallib: the same kinds in
+/// all 382 modules, the module before's attribute groups in 214), and
+/// reading them, a number per character, was ~5% of its scan.
+#[derive(Default)]
+struct LastBlocks {
+    kinds: Option<Remembered<Kinds>>,
+    groups: Option<Remembered<FxHashMap<u64, AttrGroup>>>,
+}
+
+/// A block ([`Reader::own_bytes`]) and what it decoded to.
+struct Remembered<T> {
+    width: u8,
+    bytes: Vec<u8>,
+    value: Rc<T>,
+}
+
+impl<T> Remembered<T> {
+    fn new((width, bytes): (u8, &[u8]), value: &Rc<T>) -> Self {
+        Remembered {
+            width,
+            bytes: bytes.to_vec(),
+            value: Rc::clone(value),
+        }
+    }
+}
+
+thread_local! {
+    static LAST_BLOCKS: std::cell::RefCell<LastBlocks> = std::cell::RefCell::default();
+}
+
+/// Whether the block just entered, `key` ([`Reader::own_bytes`]), is the
+/// one `which` of [`LastBlocks`] remembers: then what it decoded to goes to
+/// `table` and the block is left unread.
+fn reuse_last<T>(
+    r: &mut Reader<'_>,
+    key: Option<(u8, &[u8])>,
+    table: &mut Rc<T>,
+    which: fn(&LastBlocks) -> &Option<Remembered<T>>,
+) -> bool {
+    let Some((width, bytes)) = key else {
+        return false;
+    };
+    let known = LAST_BLOCKS.with(|l| {
+        let l = l.borrow();
+        let last = which(&l).as_ref()?;
+        (last.width == width && last.bytes == bytes).then(|| Rc::clone(&last.value))
+    });
+    let Some(known) = known else {
+        return false;
+    };
+    *table = known;
+    r.leave();
+    true
 }
 
 /// The largest vectors and tables of the last module decoded on this
@@ -305,7 +370,10 @@ impl<'a> Module<'a> {
                             let body = super::function::decode(self, r, f)?;
                             self.functions[f].body = Some(body);
                         }
-                        _ => skip_rest(r)?,
+                        // Nothing printed comes from the others (the
+                        // function offsets of the value symbol table,
+                        // operand bundle tags, sync scope names).
+                        _ => r.leave(),
                     }
                 }
                 Entry::Record(a) => {
@@ -560,6 +628,17 @@ impl<'a> Module<'a> {
     }
 
     fn attr_groups(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        // A second block of groups (only a hostile file has one) adds to
+        // the first: only a module's first is looked up and remembered.
+        let key = r.own_bytes().filter(|_| self.groups.is_empty());
+        if reuse_last(r, key, &mut self.groups, |l| &l.groups) {
+            return Ok(());
+        }
+        let blockinfo = r.blockinfo_blocks();
+        // A type attribute's text depends on the module's types, not the
+        // block's bytes alone.
+        let mut typed = false;
+        let mut groups = FxHashMap::default();
         let mut ops = Vec::new();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code != 3 {
@@ -605,6 +684,7 @@ impl<'a> Module<'a> {
                             return Err(bad(r, "attribute"));
                         };
                         i += 2;
+                        typed = true;
                         let t = self.type_id(r, t)?;
                         attrs.push(
                             format!(
@@ -618,13 +698,24 @@ impl<'a> Module<'a> {
                     k => return Err(r.error(format!("unknown attribute encoding {k}"))),
                 }
             }
-            self.groups.insert(
+            groups.insert(
                 ops[0],
                 AttrGroup {
                     index: ops[1] as u32,
                     attrs,
                 },
             );
+        }
+        if self.groups.is_empty() {
+            self.groups = Rc::new(groups);
+        } else {
+            Rc::make_mut(&mut self.groups).extend(groups);
+        }
+        if let Some(key) = key
+            && !typed
+            && r.blockinfo_blocks() == blockinfo
+        {
+            LAST_BLOCKS.with(|l| l.borrow_mut().groups = Some(Remembered::new(key, &self.groups)));
         }
         Ok(())
     }
@@ -640,16 +731,28 @@ impl<'a> Module<'a> {
     }
 
     fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
+        // As for attribute groups: a module's first block is looked up.
+        let key = r.own_bytes().filter(|_| self.kinds.spans.is_empty());
+        if reuse_last(r, key, &mut self.kinds, |l| &l.kinds) {
+            return Ok(());
+        }
+        let blockinfo = r.blockinfo_blocks();
+        let kinds = Rc::make_mut(&mut self.kinds);
         let mut ops = Vec::new();
         let mut bytes = Vec::new();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 6 && !ops.is_empty() {
                 bytes.clear();
                 bytes.extend(ops[1..].iter().map(|&c| c as u8));
-                let start = self.kind_names.len();
-                self.kind_names.push_str(&String::from_utf8_lossy(&bytes));
-                self.md_kinds.insert(ops[0], start..self.kind_names.len());
+                let start = kinds.names.len();
+                kinds.names.push_str(&String::from_utf8_lossy(&bytes));
+                kinds.spans.insert(ops[0], start..kinds.names.len());
             }
+        }
+        if let Some(key) = key
+            && r.blockinfo_blocks() == blockinfo
+        {
+            LAST_BLOCKS.with(|l| l.borrow_mut().kinds = Some(Remembered::new(key, &self.kinds)));
         }
         Ok(())
     }
@@ -678,7 +781,7 @@ impl<'a> Module<'a> {
 
     /// A metadata kind's name.
     pub fn kind_name(&self, kind: u64) -> Option<&str> {
-        self.kind_names.get(self.md_kinds.get(&kind)?.clone())
+        self.kinds.names.get(self.kinds.spans.get(&kind)?.clone())
     }
 
     /// The type of value `id`.
@@ -716,13 +819,6 @@ fn find_strtab(data: &[u8], base: u64) -> Result<&[u8], Error> {
             Entry::SubBlock(_) => r.skip()?,
         }
     }
-}
-
-/// Skips what is left of the current block.
-pub(crate) fn skip_rest(r: &mut Reader<'_>) -> Result<(), Error> {
-    let mut ops = Vec::new();
-    while r.next_record(&mut ops)?.is_some() {}
-    Ok(())
 }
 
 fn take_cstr(ops: &[u64], i: &mut usize) -> Vec<u8> {
