@@ -396,9 +396,11 @@ pub fn scan_binaries_each(
         }
     };
     let Some(tool) = tool else {
+        // What each module leaves the next, across the batch's files.
+        let mut reuse = ir::bitcode::Reuse::default();
         for (i, path) in paths.iter().enumerate() {
             let mut note = mismatch_note(path);
-            let read = crate::compile::each_native_module(path, |m| {
+            let read = crate::compile::each_native_module(path, &mut reuse, |m| {
                 let mut report = scan_binary_module(path, m, config);
                 if let Some(note) = note.take() {
                     report.diagnostics.insert(0, note);

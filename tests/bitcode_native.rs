@@ -82,8 +82,8 @@ fn native_text_scans_as_llvm_dis_22_text() {
     let config = ScanConfig::new(&rules);
     let outcomes: Vec<Result<(), String>> = modules
         .par_iter()
-        .map(|(name, bytes)| {
-            let (native, external) = match (bitcode::to_text(bytes, name, 0), tool.disassemble(bytes, name)) {
+        .map_init(bitcode::Reuse::default, |reuse, (name, bytes)| {
+            let (native, external) = match (bitcode::to_text(bytes, name, 0, reuse), tool.disassemble(bytes, name)) {
                 (Ok(n), Ok(e)) => (n, e),
                 // Not bitcode at all (a text file named .air): both refuse.
                 (Err(_), Err(_)) => return Ok(()),

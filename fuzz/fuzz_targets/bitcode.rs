@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let text = match air_scan::ir::bitcode::to_text(data, "fuzz", 0) {
+    let text = match air_scan::ir::bitcode::to_text(data, "fuzz", 0, &mut Default::default()) {
         Ok(text) => text,
         Err(e) => {
             assert!(

@@ -37,6 +37,7 @@ pub mod xcrun;
 
 pub use llvm_dis::LlvmDis;
 
+use crate::ir::bitcode::Reuse;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -132,11 +133,15 @@ pub fn disassemble_files_with(
     paths: &[&Path],
     tool: Option<&LlvmDis>,
 ) -> Vec<Result<Vec<ModuleResult>, String>> {
+    let mut reuse = Reuse::default();
     let prepared: Vec<(Prepared, Vec<ModuleResult>)> = paths
         .iter()
         .map(|p| {
             let mut modules = Vec::new();
-            (prepare(p, tool, &mut |m| modules.push(m)), modules)
+            (
+                prepare(p, tool, &mut reuse, &mut |m| modules.push(m)),
+                modules,
+            )
         })
         .collect();
     let bitcode: Vec<(&[u8], &str)> = prepared
@@ -146,7 +151,7 @@ pub fn disassemble_files_with(
             _ => None,
         })
         .collect();
-    let mut texts = in_batches(tool, &bitcode).into_iter();
+    let mut texts = in_batches(tool, &bitcode, &mut reuse).into_iter();
     prepared
         .into_iter()
         .map(|(p, modules)| match p {
@@ -169,12 +174,18 @@ pub fn disassemble_files_with(
 /// what [`disassemble_files_with`] holds), and each module's pages of a
 /// mapped file given back once it is read. The error is for the file as a
 /// whole, as in [`disassemble_each`], and comes before any module is given.
-pub fn each_native_module(path: &Path, mut each: impl FnMut(ModuleResult)) -> Result<(), String> {
-    match prepare(path, None, &mut each) {
+/// `reuse` carries what one module leaves the next: pass the same one for
+/// a batch of files.
+pub fn each_native_module(
+    path: &Path,
+    reuse: &mut Reuse,
+    mut each: impl FnMut(ModuleResult),
+) -> Result<(), String> {
+    match prepare(path, None, reuse, &mut each) {
         Prepared::Failed(e) => Err(e),
         Prepared::Library => Ok(()),
         Prepared::Bitcode(source, name) => {
-            let text = native(source.bytes(), &name, 0);
+            let text = native(source.bytes(), &name, 0, reuse);
             each(ModuleResult {
                 name,
                 kind: None,
@@ -188,20 +199,27 @@ pub fn each_native_module(path: &Path, mut each: impl FnMut(ModuleResult)) -> Re
 /// Each module's text, [`llvm_dis::BATCH`] modules a process, the batches
 /// in parallel on rayon's pool; without a tool, read natively, in order
 /// (the scan's pool already runs files in parallel).
-fn in_batches(tool: Option<&LlvmDis>, modules: &[(&[u8], &str)]) -> Vec<Result<String, String>> {
+fn in_batches(
+    tool: Option<&LlvmDis>,
+    modules: &[(&[u8], &str)],
+    reuse: &mut Reuse,
+) -> Vec<Result<String, String>> {
     match tool {
         Some(tool) => modules
             .par_chunks(llvm_dis::BATCH)
             .flat_map_iter(|chunk| tool.disassemble_many(chunk))
             .collect(),
-        None => modules.iter().map(|(b, name)| native(b, name, 0)).collect(),
+        None => modules
+            .iter()
+            .map(|(b, name)| native(b, name, 0, reuse))
+            .collect(),
     }
 }
 
 /// One module read by `ir::bitcode`; `base`: where its bytes sit in the
 /// file, so that a refusal names the file's byte.
-pub fn native(bitcode: &[u8], name: &str, base: u64) -> Result<String, String> {
-    crate::ir::bitcode::to_text(bitcode, name, base).map_err(|e| {
+pub fn native(bitcode: &[u8], name: &str, base: u64, reuse: &mut Reuse) -> Result<String, String> {
+    crate::ir::bitcode::to_text(bitcode, name, base, reuse).map_err(|e| {
         format!(
             "{name}: the built-in bitcode reader refused it at byte {}: {}. Pass --llvm-dis PATH \
              to read it with LLVM's llvm-dis instead",
@@ -223,7 +241,12 @@ enum Prepared {
 
 /// Reads `path` and checks its kind; a metallib's modules are disassembled
 /// here and given to `each` in order, natively one at a time.
-fn prepare(path: &Path, tool: Option<&LlvmDis>, each: &mut dyn FnMut(ModuleResult)) -> Prepared {
+fn prepare(
+    path: &Path,
+    tool: Option<&LlvmDis>,
+    reuse: &mut Reuse,
+    each: &mut dyn FnMut(ModuleResult),
+) -> Prepared {
     let shown = path.display();
     let source = match crate::input::load(path) {
         Ok(s) => s,
@@ -252,7 +275,7 @@ fn prepare(path: &Path, tool: Option<&LlvmDis>, each: &mut dyn FnMut(ModuleResul
                 .zip(&names)
                 .map(|(f, name)| (f.module(), name.as_str()))
                 .collect();
-            let texts = in_batches(tool, &modules);
+            let texts = in_batches(tool, &modules, reuse);
             for ((name, kind), text) in names.into_iter().zip(kinds).zip(texts) {
                 each(ModuleResult { name, kind, text });
             }
@@ -262,7 +285,7 @@ fn prepare(path: &Path, tool: Option<&LlvmDis>, each: &mut dyn FnMut(ModuleResul
             for ((f, name), kind) in lib.functions.iter().zip(names).zip(kinds) {
                 let module = f.module();
                 let base = (module.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
-                let text = native(module, &name, base as u64);
+                let text = native(module, &name, base as u64, reuse);
                 // Done with its bytes: a mapped library keeps a module's
                 // pages at a time, not all of them by its last module. From
                 // the first module read, as reading a page maps its

@@ -25,18 +25,16 @@ use std::rc::Rc;
 /// (module, function, constants or metadata, ...).
 pub const MAX_DEPTH: usize = 16;
 
-/// Most abbreviations [`SHARED_ABBREVS`] holds before it is emptied.
+/// Most abbreviations [`SharedAbbrevs`] holds before it is emptied.
 const MAX_SHARED_ABBREVS: usize = 1024;
 
-thread_local! {
-    /// The abbreviations read on this thread, one shared copy of each:
-    /// every module of a metallib defines the same few dozen again, and
-    /// allocating each (and freeing it when its block ended) was ~0.3% of
-    /// a scan of mlx.metallib. Emptied when full (a file defining
-    /// thousands).
-    static SHARED_ABBREVS: std::cell::RefCell<rustc_hash::FxHashSet<Rc<[Op]>>> =
-        std::cell::RefCell::default();
-}
+/// The abbreviations read so far, one shared copy of each, handed from
+/// reader to reader ([`Reader::share_abbrevs`]): every module of a
+/// metallib defines the same few dozen again, and allocating each (and
+/// freeing it when its block ended) was ~0.3% of a scan of mlx.metallib.
+/// Emptied when full (a file defining thousands).
+#[derive(Default)]
+pub struct SharedAbbrevs(rustc_hash::FxHashSet<Rc<[Op]>>);
 
 /// Widths LLVM allows for fixed and VBR fields.
 const MAX_FIELD_WIDTH: u64 = 64;
@@ -107,6 +105,7 @@ pub struct Reader<'a> {
     /// last scope's) for every read.
     end: u64,
     width: u8,
+    shared: SharedAbbrevs,
 }
 
 impl<'a> Reader<'a> {
@@ -132,7 +131,18 @@ impl<'a> Reader<'a> {
             entry_bit: 0,
             end: data.len() as u64 * 8,
             width: 2,
+            shared: SharedAbbrevs::default(),
         }
+    }
+
+    /// Gives the reader the abbreviations earlier readers kept.
+    pub fn share_abbrevs(&mut self, shared: SharedAbbrevs) {
+        self.shared = shared;
+    }
+
+    /// The abbreviations kept, for the next reader.
+    pub fn take_shared_abbrevs(&mut self) -> SharedAbbrevs {
+        std::mem::take(&mut self.shared)
     }
 
     /// An error at the entry being read.
@@ -462,18 +472,18 @@ impl<'a> Reader<'a> {
                 return Err(self.error("malformed abbreviation (array or blob out of place)"));
             }
         }
-        let shared = SHARED_ABBREVS.with(|known| {
-            let mut known = known.borrow_mut();
-            if let Some(op) = known.get(&ops[..]) {
-                return Rc::clone(op);
+        let known = &mut self.shared.0;
+        let shared = match known.get(&ops[..]) {
+            Some(op) => Rc::clone(op),
+            None => {
+                if known.len() >= MAX_SHARED_ABBREVS {
+                    known.clear();
+                }
+                let new: Rc<[Op]> = Rc::from(&ops[..]);
+                known.insert(Rc::clone(&new));
+                new
             }
-            if known.len() >= MAX_SHARED_ABBREVS {
-                known.clear();
-            }
-            let new: Rc<[Op]> = Rc::from(&ops[..]);
-            known.insert(Rc::clone(&new));
-            new
-        });
+        };
         self.abbrev_ops = ops;
         Ok(Abbrev { ops: shared })
     }

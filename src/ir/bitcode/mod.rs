@@ -30,6 +30,7 @@ pub mod module;
 pub mod print;
 pub mod types;
 
+pub use module::Reuse;
 use std::fmt;
 
 /// Why a module was refused, and at which byte of the input.
@@ -56,15 +57,22 @@ const WRAPPER: [u8; 4] = [0xDE, 0xC0, 0x17, 0x0B];
 /// `module_id` is printed on the `; ModuleID` line; `base` is where
 /// `bytes` sit in the file (for a metallib's modules), so offsets in errors
 /// are the file's.
-pub fn to_text(bytes: &[u8], module_id: &str, base: u64) -> Result<String, Error> {
+/// `reuse` carries what one module leaves the next (see [`Reuse`]): pass
+/// the same one for the modules of a library or a batch of files.
+pub fn to_text(
+    bytes: &[u8],
+    module_id: &str,
+    base: u64,
+    reuse: &mut Reuse,
+) -> Result<String, Error> {
     let (raw, raw_base) = unwrap(bytes, base)?;
     let data = &raw[MAGIC.len()..];
-    let mut m = module::Module::decode(data, raw_base + MAGIC.len() as u64)?;
+    let mut m = module::Module::decode(data, raw_base + MAGIC.len() as u64, reuse)?;
     let text = print::module(&mut m, module_id).map_err(|message| Error {
         offset: raw_base,
         message,
     });
-    m.recycle();
+    m.recycle(reuse);
     text
 }
 
@@ -127,7 +135,7 @@ mod hostile {
     }
 
     fn refused(bytes: &[u8]) -> super::Error {
-        match to_text(bytes, "hostile", 0) {
+        match to_text(bytes, "hostile", 0, &mut super::Reuse::default()) {
             Ok(_) => panic!("hostile input was read"),
             Err(e) => {
                 assert!(e.offset <= bytes.len() as u64, "{e}");
@@ -208,7 +216,7 @@ mod hostile {
             },
             0,
         );
-        assert!(to_text(&flood, "flood", 0).is_ok());
+        assert!(to_text(&flood, "flood", 0, &mut super::Reuse::default()).is_ok());
     }
 
     #[test]

@@ -141,7 +141,7 @@ pub struct Module<'a> {
     pub source_filename: String,
     pub types: Types,
     pub sections: Vec<String>,
-    /// Shared with the thread's memo of the last block of groups (see
+    /// Shared with the memo of the last block of groups (see
     /// [`LastBlocks`]).
     pub groups: Rc<FxHashMap<u64, AttrGroup>>,
     /// Attribute lists: group ids.
@@ -165,6 +165,8 @@ pub struct Module<'a> {
     pub body_texts: String,
     /// The last body decoded, kept for its vectors' room.
     pub spare_body: super::function::Body,
+    /// The blocks the module before remembered, and this one's.
+    last: LastBlocks,
 }
 
 /// Metadata kinds' names: spans of `names` (one string, not one per kind:
@@ -175,8 +177,8 @@ struct Kinds {
     names: String,
 }
 
-/// The last METADATA_KIND and PARAMATTR_GROUP blocks decoded on this
-/// thread: their abbreviation width and bytes, and what they decoded to.
+/// The last METADATA_KIND and PARAMATTR_GROUP blocks decoded with a
+/// [`Reuse`]: their abbreviation width and bytes, and what they decoded to.
 /// A metallib's modules mostly repeat them (mlx.metallib: the same kinds in
 /// all 382 modules, the module before's attribute groups in 214), and
 /// reading them, a number per character, was ~5% of its scan.
@@ -184,6 +186,15 @@ struct Kinds {
 struct LastBlocks {
     kinds: Option<Remembered<Kinds>>,
     groups: Option<Remembered<FxHashMap<u64, AttrGroup>>>,
+}
+
+impl std::fmt::Debug for LastBlocks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LastBlocks")
+            .field("kinds", &self.kinds.is_some())
+            .field("groups", &self.groups.is_some())
+            .finish()
+    }
 }
 
 /// A block ([`Reader::own_bytes`]) and what it decoded to.
@@ -203,10 +214,6 @@ impl<T> Remembered<T> {
     }
 }
 
-thread_local! {
-    static LAST_BLOCKS: std::cell::RefCell<LastBlocks> = std::cell::RefCell::default();
-}
-
 /// Whether the block just entered, `key` ([`Reader::own_bytes`]), is the
 /// one `which` of [`LastBlocks`] remembers: then what it decoded to goes to
 /// `table` and the block is left unread.
@@ -214,17 +221,15 @@ fn reuse_last<T>(
     r: &mut Reader<'_>,
     key: Option<(u8, &[u8])>,
     table: &mut Rc<T>,
-    which: fn(&LastBlocks) -> &Option<Remembered<T>>,
+    last: &Option<Remembered<T>>,
 ) -> bool {
     let Some((width, bytes)) = key else {
         return false;
     };
-    let known = LAST_BLOCKS.with(|l| {
-        let l = l.borrow();
-        let last = which(&l).as_ref()?;
-        (last.width == width && last.bytes == bytes).then(|| Rc::clone(&last.value))
-    });
-    let Some(known) = known else {
+    let known = last
+        .as_ref()
+        .filter(|last| last.width == width && last.bytes == bytes);
+    let Some(known) = known.map(|last| Rc::clone(&last.value)) else {
         return false;
     };
     *table = known;
@@ -232,10 +237,21 @@ fn reuse_last<T>(
     true
 }
 
-/// The largest vectors and tables of the last module decoded on this
-/// thread, emptied, for the next one to grow into: a metallib's modules are
-/// read one after another, and growing them anew each time was ~5% of a
-/// scan of mlx.metallib.
+/// What one module's decoding leaves for the next ([`Module::decode`],
+/// [`Module::recycle`]): a metallib's modules, or a folder's `.air` files,
+/// are read one after another and mostly repeat each other. Its owner
+/// (`compile`, per library or batch of files) hands it from module to
+/// module; it holds no module's data, only tables and room.
+#[derive(Default)]
+pub struct Reuse {
+    spare: Spare,
+    last: LastBlocks,
+    abbrevs: super::bitstream::SharedAbbrevs,
+}
+
+/// The largest vectors and tables of the last module decoded, emptied, for
+/// the next one to grow into: growing them anew for each module was ~5% of
+/// a scan of mlx.metallib.
 #[derive(Default)]
 struct Spare {
     body: super::function::Body,
@@ -243,10 +259,6 @@ struct Spare {
     value_types: Vec<TypeId>,
     md: MdTable,
     types: Types,
-}
-
-thread_local! {
-    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
 }
 
 pub(crate) fn bad(r: &Reader<'_>, what: &str) -> Error {
@@ -261,9 +273,12 @@ pub(crate) fn chars(ops: &[u64]) -> Vec<u8> {
 impl<'a> Module<'a> {
     /// Decodes a bitcode module: `data` starts after the `BC\xC0\xDE`
     /// magic; `base` is where it sits in the file, for errors.
-    pub fn decode(data: &'a [u8], base: u64) -> Result<Module<'a>, Error> {
-        let spare = SPARE.with(|s| s.take());
+    pub fn decode(data: &'a [u8], base: u64, reuse: &mut Reuse) -> Result<Module<'a>, Error> {
+        let spare = std::mem::take(&mut reuse.spare);
+        let mut r = Reader::new(data, base);
+        r.share_abbrevs(std::mem::take(&mut reuse.abbrevs));
         let mut m = Module {
+            last: std::mem::take(&mut reuse.last),
             // The string table follows the module block, and bodies are
             // printed as they are read: find it first (blocks are skipped
             // by their lengths, so this costs a few reads).
@@ -275,7 +290,13 @@ impl<'a> Module<'a> {
         };
         m.md = spare.md;
         m.types = spare.types;
-        let mut r = Reader::new(data, base);
+        let read = m.read(&mut r);
+        reuse.abbrevs = r.take_shared_abbrevs();
+        read.map(|()| m)
+    }
+
+    fn read(&mut self, r: &mut Reader<'a>) -> Result<(), Error> {
+        let m = self;
         let mut seen_module = false;
         loop {
             match r.next_entry()? {
@@ -287,7 +308,7 @@ impl<'a> Module<'a> {
                     }
                     seen_module = true;
                     r.enter(block::MODULE)?;
-                    m.module_block(&mut r)?;
+                    m.module_block(r)?;
                 }
                 Entry::SubBlock(_) => r.skip()?,
             }
@@ -299,12 +320,12 @@ impl<'a> Module<'a> {
             let name = String::from_utf8_lossy(&m.functions[f].name).into_owned();
             return Err(r.error(format!("the body of {name} is missing")));
         }
-        Ok(m)
+        Ok(())
     }
 
-    /// Hands the module's largest vectors, emptied, to the next module
-    /// decoded on this thread.
-    pub fn recycle(mut self) {
+    /// Hands the module's largest vectors, emptied, and the blocks it
+    /// remembered to the next module decoded with `reuse`.
+    pub fn recycle(mut self, reuse: &mut Reuse) {
         self.values.clear();
         self.value_types.clear();
         self.md.clear();
@@ -316,7 +337,8 @@ impl<'a> Module<'a> {
             md: std::mem::take(&mut self.md),
             types: std::mem::take(&mut self.types),
         };
-        SPARE.with(|s| s.replace(spare));
+        reuse.spare = spare;
+        reuse.last = std::mem::take(&mut self.last);
     }
 
     fn name(&self, r: &Reader<'_>, offset: u64, size: u64) -> Result<Vec<u8>, Error> {
@@ -631,7 +653,7 @@ impl<'a> Module<'a> {
         // A second block of groups (only a hostile file has one) adds to
         // the first: only a module's first is looked up and remembered.
         let key = r.own_bytes().filter(|_| self.groups.is_empty());
-        if reuse_last(r, key, &mut self.groups, |l| &l.groups) {
+        if reuse_last(r, key, &mut self.groups, &self.last.groups) {
             return Ok(());
         }
         let blockinfo = r.blockinfo_blocks();
@@ -715,7 +737,7 @@ impl<'a> Module<'a> {
             && !typed
             && r.blockinfo_blocks() == blockinfo
         {
-            LAST_BLOCKS.with(|l| l.borrow_mut().groups = Some(Remembered::new(key, &self.groups)));
+            self.last.groups = Some(Remembered::new(key, &self.groups));
         }
         Ok(())
     }
@@ -733,7 +755,7 @@ impl<'a> Module<'a> {
     fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         // As for attribute groups: a module's first block is looked up.
         let key = r.own_bytes().filter(|_| self.kinds.spans.is_empty());
-        if reuse_last(r, key, &mut self.kinds, |l| &l.kinds) {
+        if reuse_last(r, key, &mut self.kinds, &self.last.kinds) {
             return Ok(());
         }
         let blockinfo = r.blockinfo_blocks();
@@ -752,7 +774,7 @@ impl<'a> Module<'a> {
         if let Some(key) = key
             && r.blockinfo_blocks() == blockinfo
         {
-            LAST_BLOCKS.with(|l| l.borrow_mut().kinds = Some(Remembered::new(key, &self.kinds)));
+            self.last.kinds = Some(Remembered::new(key, &self.kinds));
         }
         Ok(())
     }
