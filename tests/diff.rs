@@ -709,3 +709,45 @@ fn inputs_are_read_by_content_not_extension() {
     assert_eq!(names(&doc, "kernels"), names(&expected, "kernels"));
     assert_eq!(names(&doc, "kernels").len(), 13, "{doc:#}");
 }
+
+/// A file whose name says another kind than it holds (here a `.air` that
+/// holds IR text) is compared as what it holds, and the diff says so in
+/// `notes`, not in `errors`: the exit code is the comparison's.
+#[test]
+fn a_file_named_for_another_kind_is_noted_not_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let misnamed = dir.path().join("typed.air");
+    std::fs::copy("testdata/diff/twins/typed.ll", &misnamed).unwrap();
+    let (doc, code) = json(
+        "testdata/diff/twins/typed.ll",
+        misnamed.to_str().unwrap(),
+        false,
+    );
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["errors"].as_array().unwrap().len(), 0, "{doc:#}");
+    let notes = doc["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{doc:#}");
+    assert!(notes[0]["path"].as_str().unwrap().ends_with("typed.air"));
+    assert_eq!(
+        notes[0]["message"],
+        "the file is named .air but holds LLVM IR text: read as what it holds"
+    );
+    let (text, _) = diff(
+        "testdata/diff/twins/typed.ll",
+        misnamed.to_str().unwrap(),
+        DiffFormat::Text,
+        false,
+    );
+    assert!(text.contains("\nnotes:\n  "), "{text}");
+    assert!(
+        text.contains("typed.air: the file is named .air but holds LLVM IR text"),
+        "{text}"
+    );
+    // Files named for what they hold have none.
+    let (doc, _) = json(
+        "testdata/diff/twins/typed.ll",
+        "testdata/diff/twins/opaque.ll",
+        false,
+    );
+    assert_eq!(doc["notes"].as_array().unwrap().len(), 0);
+}

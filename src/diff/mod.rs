@@ -83,6 +83,9 @@ pub struct DiffReport {
     pub files_only_a: Vec<String>,
     pub files_only_b: Vec<String>,
     pub errors: Vec<FileError>,
+    /// Files read as something other than their names say (a `.ll` that
+    /// holds bitcode): read as what they hold, with this said.
+    pub notes: Vec<FileError>,
     pub totals: Vec<Total>,
     pub finding_totals: Vec<Total>,
 }
@@ -216,6 +219,7 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
         files_only_a: Vec::new(),
         files_only_b: Vec::new(),
         errors: Vec::new(),
+        notes: Vec::new(),
         totals: Vec::new(),
         finding_totals: Vec::new(),
     };
@@ -313,9 +317,11 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
         report.only_a.extend(p.only_a);
         report.only_b.extend(p.only_b);
         report.errors.extend(p.errors);
+        report.notes.extend(p.notes);
     }
     // Kernels of files present on one side only are one-sided too.
-    let one_side = |dir: &Path, rels: &[String]| -> (Vec<OneSided>, Vec<FileError>) {
+    let mut notes = Vec::new();
+    let mut one_side = |dir: &Path, rels: &[String]| -> (Vec<OneSided>, Vec<FileError>) {
         let mut kernels = Vec::new();
         let mut errors = Vec::new();
         for rel in rels {
@@ -327,6 +333,7 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
                 }
             };
             errors.extend(modules.errors.iter().cloned());
+            notes.extend(modules.note.clone());
             for (name, text) in modules.texts() {
                 match measure(&name, text, rules) {
                     Ok((an, warning)) => {
@@ -345,6 +352,7 @@ pub fn diff(a: &Path, b: &Path, rules: &RuleSet) -> DiffReport {
     report.only_b.extend(kb);
     report.errors.extend(ea);
     report.errors.extend(eb);
+    report.notes.extend(notes);
     let (t, ft) = compare::totals(&report.kernels, rules);
     report.totals = t;
     report.finding_totals = ft;
@@ -382,6 +390,7 @@ struct Paired {
     only_a: Vec<OneSided>,
     only_b: Vec<OneSided>,
     errors: Vec<FileError>,
+    notes: Vec<FileError>,
 }
 
 fn one_sided(file: &str, k: &metrics::KernelStats) -> OneSided {
@@ -425,6 +434,8 @@ struct Modules {
     /// Modules of a library that could not be read (the others are
     /// compared).
     errors: Vec<FileError>,
+    /// What the file holds, where its name says otherwise.
+    note: Option<FileError>,
 }
 
 impl Modules {
@@ -436,6 +447,7 @@ impl Modules {
         };
         let source = input::load(&input.path).map_err(|e| fail(e.0))?;
         let kind = input::Kind::of(source.bytes());
+        let note = kind.mismatch(&input.path).map(&fail);
         if !kind.is_binary() {
             if input.function.is_some() {
                 return Err(fail(
@@ -448,6 +460,7 @@ impl Modules {
                 source: Some(source),
                 binary: Vec::new(),
                 errors: Vec::new(),
+                note,
             });
         }
         drop(source);
@@ -461,6 +474,7 @@ impl Modules {
             source: None,
             binary: Vec::new(),
             errors: Vec::new(),
+            note,
         };
         let mut functions = Vec::new();
         for m in read {
@@ -587,6 +601,7 @@ fn pair(rel: &str, pa: &Input, pb: &Input, rules: &RuleSet) -> Paired {
         only_a: Vec::new(),
         only_b: Vec::new(),
         errors: Vec::new(),
+        notes: Vec::new(),
     };
     let (ma, mb) = match (Modules::load(pa), Modules::load(pb)) {
         (Ok(a), Ok(b)) => (a, b),
@@ -598,6 +613,8 @@ fn pair(rel: &str, pa: &Input, pb: &Input, rules: &RuleSet) -> Paired {
     };
     out.errors.extend(ma.errors.iter().cloned());
     out.errors.extend(mb.errors.iter().cloned());
+    out.notes.extend(ma.note.clone());
+    out.notes.extend(mb.note.clone());
     let (ta, tb) = (ma.texts(), mb.texts());
     // Kernels are paired by name across modules: find each kernel's module
     // on each side (two IR files: one module each, nothing to find).

@@ -304,10 +304,12 @@ pub fn text(r: &DiffReport, changes_only: bool) -> String {
     if !r.kernels.is_empty() {
         totals(&mut out, r, changes_only);
     }
-    if !r.errors.is_empty() {
-        let _ = writeln!(out, "\nerrors:");
-        for e in &r.errors {
-            let _ = writeln!(out, "  {}: {}", e.path, e.message);
+    for (title, list) in [("notes", &r.notes), ("errors", &r.errors)] {
+        if !list.is_empty() {
+            let _ = writeln!(out, "\n{title}:");
+            for e in list {
+                let _ = writeln!(out, "  {}: {}", e.path, e.message);
+            }
         }
     }
     let changed = r.kernels.iter().filter(|k| k.changed()).count();
@@ -448,5 +450,6 @@ fn json_value(r: &DiffReport, changes_only: bool) -> Value {
             "findings": totals_json(&r.finding_totals, changes_only),
         },
         "errors": r.errors,
+        "notes": r.notes,
     })
 }
