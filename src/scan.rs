@@ -436,8 +436,7 @@ fn scan_binary_module(
     config: &ScanConfig<'_>,
 ) -> FileReport {
     let shown = path.display().to_string();
-    let is_library = input::Kind::of_file(path) == Some(input::Kind::Metallib);
-    let name = match (is_library, m.name.split_once(':')) {
+    let name = match (m.library, m.name.split_once(':')) {
         (true, Some((_, function))) => format!("{shown}:{function}"),
         _ => shown,
     };

@@ -87,6 +87,9 @@ pub struct ModuleResult {
     /// The function's kind ("kernel", "vertex", ...) for a metallib
     /// function; `None` for an `.air` file.
     pub kind: Option<&'static str>,
+    /// One function of a metallib (`name` is `file:function`), not a
+    /// whole `.air` file.
+    pub library: bool,
     /// The text, or why there is none (the message starts with `name`).
     pub text: Result<String, String>,
 }
@@ -160,6 +163,7 @@ pub fn disassemble_files_with(
             Prepared::Bitcode(_, name) => Ok(vec![ModuleResult {
                 name,
                 kind: None,
+                library: false,
                 text: texts
                     .next()
                     .unwrap_or_else(|| Err("llvm-dis gave no result".into())),
@@ -189,6 +193,7 @@ pub fn each_native_module(
             each(ModuleResult {
                 name,
                 kind: None,
+                library: false,
                 text,
             });
             Ok(())
@@ -277,7 +282,12 @@ fn prepare(
                 .collect();
             let texts = in_batches(tool, &modules, reuse);
             for ((name, kind), text) in names.into_iter().zip(kinds).zip(texts) {
-                each(ModuleResult { name, kind, text });
+                each(ModuleResult {
+                    name,
+                    kind,
+                    library: true,
+                    text,
+                });
             }
         } else {
             // Where the modules read so far begin.
@@ -294,7 +304,12 @@ fn prepare(
                 done_from = done_from.min(base);
                 let end = base.saturating_add(f.bitcode.len());
                 source.release_bytes(bytes.get(done_from..end).unwrap_or_default());
-                each(ModuleResult { name, kind, text });
+                each(ModuleResult {
+                    name,
+                    kind,
+                    library: true,
+                    text,
+                });
             }
         }
         return Prepared::Library;
