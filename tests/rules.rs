@@ -1523,6 +1523,13 @@ fn cross_threadgroup_spin_wait() {
             "air.atomic.global.xchg",
             false,
         ),
+        // The exit tests a phi of constants the atomic's branch picks.
+        (
+            "done_flag_wait",
+            "%v = call",
+            "air.atomic.global.load",
+            false,
+        ),
     ];
     let spins: Vec<(String, u64)> = rule_lines(&v)
         .into_iter()
@@ -1567,6 +1574,12 @@ fn cross_threadgroup_spin_wait() {
         bits["evidence"]["exit_line"],
         line_in(name, "ready_bits_wait", "br i1 %all")
     );
+    // The flag's wait ends where the phi the atomic picked is tested.
+    let flag = at(&v, line_in(name, "done_flag_wait", "%v = call"));
+    assert_eq!(
+        flag["evidence"]["exit_line"],
+        line_in(name, "done_flag_wait", "br i1 %done")
+    );
     // The retry loop is float-atomic-cas-loop's, the only other finding.
     let cas = line_in(
         name,
@@ -1580,6 +1593,7 @@ fn cross_threadgroup_spin_wait() {
         ("threadgroup_wait", "@air.atomic.local.load.i32("),
         ("exit_not_atomic", "@air.atomic.global.load.i32("),
         ("work_queue", "@air.atomic.global.add.u.i32("),
+        ("picked_but_counted", "@air.atomic.global.load.i32("),
     ] {
         line_in(name, func, needle);
     }

@@ -125,7 +125,7 @@ fn waiting_loop(ctx: &FunctionContext<'_, '_>, i: usize) -> Option<(usize, Vec<u
     let mut at = loops.innermost(ctx.du.block_of(i));
     while let Some(l) = at {
         let lp = loops.loops.get(l)?;
-        let exits = exits_fed_by(ctx.body, ctx.du, lp, i);
+        let exits = exits_fed_by(ctx.body, ctx.du, ctx.cf, lp, i);
         if !exits.is_empty() {
             let retry = match kind {
                 Kind::CompareExchange => is_retry(ctx, lp, i),

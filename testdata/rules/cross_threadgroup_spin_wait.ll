@@ -19,13 +19,20 @@
 ; - @exit_not_atomic: a counted loop whose atomic load result is only stored.
 ; - @work_queue: `while ((i = atomic_fetch_add(next, 1)) < n)`: the counter
 ;   moves on every try, no wait.
-; MUST: exactly four findings, cross-threadgroup-spin-wait (warning): the
+; - @done_flag_wait: `bool done = false; while (!done) { if (atomic_load(f))
+;   done = true; else misses[g] += 1; }` once SROA has taken `done` out of
+;   memory (LLVM's mem2reg shape): the exit tests a phi of constants that the
+;   atomic's branch picks, control dependence and no data dependence.
+; - @picked_but_counted: the atomic's branch picks a phi that is only summed
+;   and stored; the loop ends on its counter alone.
+; MUST: exactly five findings, cross-threadgroup-spin-wait (warning): the
 ;   cmpxchg of @flag_wait (bounded, naming `locks`), the first atomic load of
 ;   @ready_bits_wait (bounded), the `load atomic` of @unbounded_wait (not
-;   bounded), the xchg of @xchg_lock (not bounded).
+;   bounded), the xchg of @xchg_lock (not bounded), the atomic load of
+;   @done_flag_wait (not bounded).
 ; (float-atomic-cas-loop fires on @float_add_cas, its own case.)
 ; MUST NOT: a finding of this rule in @float_add_cas, @cas_load_inside,
-;   @threadgroup_wait, @exit_not_atomic or @work_queue.
+;   @threadgroup_wait, @exit_not_atomic, @work_queue or @picked_but_counted.
 source_filename = "cross_threadgroup_spin_wait.metal"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx15.0.0"
@@ -189,6 +196,61 @@ work:
   br label %take
 
 done:
+  ret void
+}
+
+define void @done_flag_wait(i32 addrspace(1)* noundef "air-buffer-no-alias" %0, i32 addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  %g = zext i32 %2 to i64
+  %flag = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %g
+  %miss = getelementptr inbounds i32, i32 addrspace(1)* %1, i64 %g
+  br label %wait
+
+wait:
+  %done = phi i1 [ false, %3 ], [ true, %seen ], [ false, %missed ]
+  br i1 %done, label %out, label %poll
+
+poll:
+  %v = call i32 @air.atomic.global.load.i32(i32 addrspace(1)* nocapture %flag, i32 0, i32 2, i1 true) #1
+  %set = icmp ne i32 %v, 0
+  br i1 %set, label %seen, label %missed
+
+seen:
+  br label %wait
+
+missed:
+  %m = load i32, i32 addrspace(1)* %miss, align 4
+  %m1 = add i32 %m, 1
+  store i32 %m1, i32 addrspace(1)* %miss, align 4
+  br label %wait
+
+out:
+  ret void
+}
+
+define void @picked_but_counted(i32 addrspace(1)* noundef "air-buffer-no-alias" %0, i32 addrspace(1)* noundef "air-buffer-no-alias" %1, i32 noundef %2) local_unnamed_addr #0 {
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %3 ], [ %ni, %next ]
+  %sum = phi i32 [ 0, %3 ], [ %sum1, %next ]
+  %iz = zext i32 %i to i64
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %iz
+  %v = call i32 @air.atomic.global.load.i32(i32 addrspace(1)* nocapture %p, i32 0, i32 2, i1 true) #1
+  %set = icmp ne i32 %v, 0
+  br i1 %set, label %hit, label %next
+
+hit:
+  br label %next
+
+next:
+  %one = phi i32 [ 1, %hit ], [ 0, %loop ]
+  %sum1 = add i32 %sum, %one
+  %ni = add nuw i32 %i, 1
+  %more = icmp ult i32 %ni, %2
+  br i1 %more, label %loop, label %done
+
+done:
+  store i32 %sum1, i32 addrspace(1)* %1, align 4
   ret void
 }
 
