@@ -180,19 +180,24 @@ struct Kinds {
 /// The last METADATA_KIND and PARAMATTR_GROUP blocks decoded with a
 /// [`Reuse`]: their abbreviation width and bytes, and what they decoded to.
 /// A metallib's modules mostly repeat them (mlx.metallib: the same kinds in
-/// all 382 modules, the module before's attribute groups in 214), and
-/// reading them, a number per character, was ~5% of its scan.
+/// all 382 modules), and reading them, a number per character, was ~5% of
+/// its scan. Attribute groups come in a few shapes that alternate (the
+/// module before's in 214 of mlx.metallib's modules, one of the last
+/// [`REMEMBERED`] in 309): several are kept, the latest first.
 #[derive(Default)]
 struct LastBlocks {
-    kinds: Option<Remembered<Kinds>>,
-    groups: Option<Remembered<FxHashMap<u64, AttrGroup>>>,
+    kinds: Vec<Remembered<Kinds>>,
+    groups: Vec<Remembered<FxHashMap<u64, AttrGroup>>>,
 }
+
+/// How many blocks of each kind [`LastBlocks`] keeps.
+const REMEMBERED: usize = 8;
 
 impl std::fmt::Debug for LastBlocks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LastBlocks")
-            .field("kinds", &self.kinds.is_some())
-            .field("groups", &self.groups.is_some())
+            .field("kinds", &self.kinds.len())
+            .field("groups", &self.groups.len())
             .finish()
     }
 }
@@ -204,35 +209,40 @@ struct Remembered<T> {
     value: Rc<T>,
 }
 
-impl<T> Remembered<T> {
-    fn new((width, bytes): (u8, &[u8]), value: &Rc<T>) -> Self {
+/// Keeps `key` and what it decoded to in `list`, first, dropping the
+/// oldest past [`REMEMBERED`].
+fn remember<T>(list: &mut Vec<Remembered<T>>, (width, bytes): (u8, &[u8]), value: &Rc<T>) {
+    list.truncate(REMEMBERED - 1);
+    list.insert(
+        0,
         Remembered {
             width,
             bytes: bytes.to_vec(),
             value: Rc::clone(value),
-        }
-    }
+        },
+    );
 }
 
-/// Whether the block just entered, `key` ([`Reader::own_bytes`]), is the
-/// one `which` of [`LastBlocks`] remembers: then what it decoded to goes to
-/// `table` and the block is left unread.
+/// Whether the block just entered, `key` ([`Reader::own_bytes`]), is one
+/// that `list` (of [`LastBlocks`]) remembers: then what it decoded to goes
+/// to `table`, the block is left unread and moves to the list's front.
 fn reuse_last<T>(
     r: &mut Reader<'_>,
     key: Option<(u8, &[u8])>,
     table: &mut Rc<T>,
-    last: &Option<Remembered<T>>,
+    list: &mut [Remembered<T>],
 ) -> bool {
     let Some((width, bytes)) = key else {
         return false;
     };
-    let known = last
-        .as_ref()
-        .filter(|last| last.width == width && last.bytes == bytes);
-    let Some(known) = known.map(|last| Rc::clone(&last.value)) else {
+    let Some(i) = list
+        .iter()
+        .position(|last| last.width == width && last.bytes == bytes)
+    else {
         return false;
     };
-    *table = known;
+    list[..=i].rotate_right(1);
+    *table = Rc::clone(&list[0].value);
     r.leave();
     true
 }
@@ -653,7 +663,7 @@ impl<'a> Module<'a> {
         // A second block of groups (only a hostile file has one) adds to
         // the first: only a module's first is looked up and remembered.
         let key = r.own_bytes().filter(|_| self.groups.is_empty());
-        if reuse_last(r, key, &mut self.groups, &self.last.groups) {
+        if reuse_last(r, key, &mut self.groups, &mut self.last.groups) {
             return Ok(());
         }
         let blockinfo = r.blockinfo_blocks();
@@ -737,7 +747,7 @@ impl<'a> Module<'a> {
             && !typed
             && r.blockinfo_blocks() == blockinfo
         {
-            self.last.groups = Some(Remembered::new(key, &self.groups));
+            remember(&mut self.last.groups, key, &self.groups);
         }
         Ok(())
     }
@@ -755,7 +765,7 @@ impl<'a> Module<'a> {
     fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         // As for attribute groups: a module's first block is looked up.
         let key = r.own_bytes().filter(|_| self.kinds.spans.is_empty());
-        if reuse_last(r, key, &mut self.kinds, &self.last.kinds) {
+        if reuse_last(r, key, &mut self.kinds, &mut self.last.kinds) {
             return Ok(());
         }
         let blockinfo = r.blockinfo_blocks();
@@ -774,7 +784,7 @@ impl<'a> Module<'a> {
         if let Some(key) = key
             && r.blockinfo_blocks() == blockinfo
         {
-            self.last.kinds = Some(Remembered::new(key, &self.kinds));
+            remember(&mut self.last.kinds, key, &self.kinds);
         }
         Ok(())
     }
