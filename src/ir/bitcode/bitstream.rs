@@ -106,6 +106,10 @@ pub struct Reader<'a> {
     end: u64,
     width: u8,
     shared: SharedAbbrevs,
+    /// Operand vectors given back by the blocks read so far, for the next
+    /// ones ([`Self::ops`]): a fresh vector per block grew again in each
+    /// (~5,300 growths in a scan of mlx.metallib).
+    spare_ops: Vec<Vec<u64>>,
 }
 
 impl<'a> Reader<'a> {
@@ -132,9 +136,24 @@ impl<'a> Reader<'a> {
             end: data.len() as u64 * 8,
             width: 2,
             shared: SharedAbbrevs::default(),
+            spare_ops: Vec::new(),
         }
     }
 
+    /// An empty vector for a block's record operands, with the room a
+    /// block before left in it; [`Self::give_back`] it when the block ends.
+    pub fn ops(&mut self) -> Vec<u64> {
+        self.spare_ops.pop().unwrap_or_default()
+    }
+
+    /// Keeps `ops` for the next block (a few: blocks nest at most
+    /// [`MAX_DEPTH`] deep, and four in the bitcode LLVM writes).
+    pub fn give_back(&mut self, mut ops: Vec<u64>) {
+        if self.spare_ops.len() < MAX_DEPTH {
+            ops.clear();
+            self.spare_ops.push(ops);
+        }
+    }
 
     /// Gives the reader the abbreviations earlier readers kept.
     pub fn share_abbrevs(&mut self, shared: SharedAbbrevs) {
@@ -146,6 +165,15 @@ impl<'a> Reader<'a> {
         std::mem::take(&mut self.shared)
     }
 
+    /// Gives the reader the operand vectors an earlier reader kept.
+    pub fn share_ops(&mut self, spare: Vec<Vec<u64>>) {
+        self.spare_ops = spare;
+    }
+
+    /// The operand vectors kept ([`Self::give_back`]), for the next reader.
+    pub fn take_ops(&mut self) -> Vec<Vec<u64>> {
+        std::mem::take(&mut self.spare_ops)
+    }
 
     /// An error at the entry being read.
     pub fn error(&self, message: impl Into<String>) -> Error {

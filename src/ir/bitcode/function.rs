@@ -158,10 +158,13 @@ pub fn decode(
 
 impl Decoder<'_, '_> {
     fn read(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         loop {
             match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
+                Entry::EndBlock => {
+                    r.give_back(ops);
+                    return Ok(());
+                }
                 Entry::SubBlock(id) => {
                     r.enter(id)?;
                     match id {
@@ -198,7 +201,7 @@ impl Decoder<'_, '_> {
     }
 
     fn attachments(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code != 11 || ops.is_empty() {
                 continue;
@@ -217,11 +220,12 @@ impl Decoder<'_, '_> {
             inst.attachments
                 .extend(ops[1..].chunks(2).map(|p| (p[0], p[1])));
         }
+        r.give_back(ops);
         Ok(())
     }
 
     fn symbols(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         while let Some(rec) = r.next_record(&mut ops)? {
             let Some((&id, name)) = ops.split_first() else {
                 continue;
@@ -237,6 +241,7 @@ impl Decoder<'_, '_> {
                 _ => {}
             }
         }
+        r.give_back(ops);
         Ok(())
     }
 

@@ -257,6 +257,8 @@ pub struct Reuse {
     spare: Spare,
     last: LastBlocks,
     abbrevs: super::bitstream::SharedAbbrevs,
+    /// The reader's spare operand vectors ([`Reader::ops`]).
+    ops: Vec<Vec<u64>>,
 }
 
 /// The largest vectors and tables of the last module decoded, emptied, for
@@ -287,6 +289,7 @@ impl<'a> Module<'a> {
         let spare = std::mem::take(&mut reuse.spare);
         let mut r = Reader::new(data, base);
         r.share_abbrevs(std::mem::take(&mut reuse.abbrevs));
+        r.share_ops(std::mem::take(&mut reuse.ops));
         let mut m = Module {
             last: std::mem::take(&mut reuse.last),
             // The string table follows the module block, and bodies are
@@ -302,6 +305,7 @@ impl<'a> Module<'a> {
         m.types = spare.types;
         let read = m.read(&mut r);
         reuse.abbrevs = r.take_shared_abbrevs();
+        reuse.ops = r.take_ops();
         read.map(|()| m)
     }
 
@@ -366,10 +370,13 @@ impl<'a> Module<'a> {
     }
 
     fn module_block(&mut self, r: &mut Reader<'a>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         loop {
             match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
+                Entry::EndBlock => {
+                    r.give_back(ops);
+                    return Ok(());
+                }
                 Entry::SubBlock(id) => {
                     r.enter(id)?;
                     match id {
@@ -542,7 +549,7 @@ impl<'a> Module<'a> {
     }
 
     fn type_block(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         let mut declared = 0usize;
         let mut defined = 0usize;
         let mut pending_name: Option<String> = None;
@@ -656,6 +663,7 @@ impl<'a> Module<'a> {
             self.types.push_at(defined, ty).map_err(|e| r.error(e))?;
             defined += 1;
         }
+        r.give_back(ops);
         Ok(())
     }
 
@@ -671,7 +679,7 @@ impl<'a> Module<'a> {
         // block's bytes alone.
         let mut typed = false;
         let mut groups = FxHashMap::default();
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code != 3 {
                 continue;
@@ -749,16 +757,18 @@ impl<'a> Module<'a> {
         {
             remember(&mut self.last.groups, key, &self.groups);
         }
+        r.give_back(ops);
         Ok(())
     }
 
     fn attr_lists(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 2 {
                 self.lists.push(ops.clone());
             }
         }
+        r.give_back(ops);
         Ok(())
     }
 
@@ -770,7 +780,7 @@ impl<'a> Module<'a> {
         }
         let blockinfo = r.blockinfo_blocks();
         let kinds = Rc::make_mut(&mut self.kinds);
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         let mut bytes = Vec::new();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 6 && !ops.is_empty() {
@@ -786,6 +796,7 @@ impl<'a> Module<'a> {
         {
             remember(&mut self.last.kinds, key, &self.kinds);
         }
+        r.give_back(ops);
         Ok(())
     }
 
