@@ -66,9 +66,6 @@ pub struct Body {
     pub block_names: FxHashMap<u32, Vec<u8>>,
     /// Attachments of the function itself.
     pub attachments: Vec<(u64, u64)>,
-    /// The decoder's scratch vector (see `Decoder::scratch`), kept here
-    /// to be reused with the rest.
-    scratch: Vec<Piece>,
 }
 
 impl Body {
@@ -93,8 +90,6 @@ struct Decoder<'m, 'a> {
     last_dbg: Option<[u64; 5]>,
     /// Whether the current block has begun and not yet ended.
     open: bool,
-    /// See [`Self::scratch`].
-    scratch: Vec<Piece>,
     /// A call's parameter types (see `call`).
     params: Vec<TypeId>,
 }
@@ -117,7 +112,6 @@ pub fn decode(
     body.clear();
     body.first_arg = module_values as u32;
     body.arg_count = params.len() as u32;
-    let scratch = std::mem::take(&mut body.scratch);
     let mut d = Decoder {
         body,
         next: module_values as u32,
@@ -126,7 +120,6 @@ pub fn decode(
         forward: FxHashMap::default(),
         last_dbg: None,
         open: false,
-        scratch,
         params: Vec::new(),
     };
     for (i, p) in params.iter().enumerate() {
@@ -135,8 +128,7 @@ pub fn decode(
         d.next += 1;
     }
     let result = d.read(r).and_then(|()| d.finish(r));
-    let mut body = std::mem::take(&mut d.body);
-    body.scratch = std::mem::take(&mut d.scratch);
+    let body = std::mem::take(&mut d.body);
     let m = d.m;
     let result = result.and_then(|()| {
         let mut text = std::mem::take(&mut m.body_texts);
@@ -305,30 +297,15 @@ impl Decoder<'_, '_> {
             .ok_or_else(|| r.error(format!("branch to block {b} of {}", self.block_count)))
     }
 
-    /// The decoder's scratch vector of pieces, holding `first`: for an
-    /// instruction whose pieces are built step by step, handed back by
-    /// [`Self::push_scratch`], so no vector is allocated per instruction.
-    fn scratch<const N: usize>(&mut self, first: [Piece; N]) -> Vec<Piece> {
-        let mut pieces = std::mem::take(&mut self.scratch);
-        pieces.clear();
-        pieces.extend(first);
-        pieces
-    }
-
-    /// [`Self::push`] of pieces from [`Self::scratch`].
-    fn push_scratch(
-        &mut self,
-        r: &Reader<'_>,
-        result_ty: Option<TypeId>,
-        mut pieces: Vec<Piece>,
-        terminator: bool,
-    ) -> Result<(), Error> {
+    /// Starts an instruction whose pieces are built step by step with
+    /// `first`, in the body's vector itself: [`Self::push_inst`] takes
+    /// them from the `start` returned (a scratch vector copied in at the
+    /// end cost ~200 instructions per instruction). A record that turns
+    /// out bad leaves some behind, but then the whole module is refused.
+    fn begin<const N: usize>(&mut self, first: [Piece; N]) -> usize {
         let start = self.body.pieces.len();
-        // One copy of the whole run (a drain moved the pieces one by one,
-        // ~5% of decoding the bodies).
-        self.body.pieces.append(&mut pieces);
-        self.scratch = pieces;
-        self.push_inst(r, result_ty, start, terminator)
+        self.body.pieces.extend(first);
+        start
     }
 
     fn push(
@@ -576,11 +553,11 @@ impl Decoder<'_, '_> {
                 i = 2;
                 let src = self.m.type_id(r, src)?;
                 let (base, base_ty) = self.pair(r, ops, &mut i)?;
-                let mut pieces = self.scratch([
+                let start = self.begin([
                     S("getelementptr "),
                     S(if flags & 1 != 0 { "inbounds " } else { "" }),
                 ]);
-                pieces.extend([T(src), S(", "), TV(base_ty, base)]);
+                self.body.pieces.extend([T(src), S(", "), TV(base_ty, base)]);
                 let mut cur = src;
                 let mut vector_len = match self.m.types.get(base_ty) {
                     Some(Ty::Vector { len, .. }) => Some(*len),
@@ -589,7 +566,7 @@ impl Decoder<'_, '_> {
                 let mut first = true;
                 while i < ops.len() {
                     let (idx, idx_ty) = self.pair(r, ops, &mut i)?;
-                    pieces.extend([S(", "), TV(idx_ty, idx)]);
+                    self.body.pieces.extend([S(", "), TV(idx_ty, idx)]);
                     if let Some(Ty::Vector { len, .. }) = self.m.types.get(idx_ty) {
                         vector_len = Some(*len);
                     }
@@ -613,7 +590,7 @@ impl Decoder<'_, '_> {
                 if let Some(n) = vector_len {
                     result = self.m.types.vector_of(n, result);
                 }
-                self.push_scratch(r, Some(result), pieces, false)?;
+                self.push_inst(r, Some(result), start, false)?;
             }
             29 | 5 => {
                 // VSELECT: [true pair, false, cond pair]; SELECT: cond i1.
@@ -735,8 +712,7 @@ impl Decoder<'_, '_> {
                 i = 1;
                 let c = self.value(r, ops, &mut i, ty)?;
                 let default = self.block_ref(r, ops.get(2))?;
-                let mut pieces =
-                    self.scratch([S("switch "), TV(ty, c), S(", "), L(default), S(" [\n")]);
+                let start = self.begin([S("switch "), TV(ty, c), S(", "), L(default), S(" [\n")]);
                 let mut k = 3;
                 while k + 1 < ops.len() {
                     let v = u32::try_from(ops[k]).map_err(|_| bad(r, "switch"))?;
@@ -744,11 +720,11 @@ impl Decoder<'_, '_> {
                         return Err(bad(r, "switch"));
                     }
                     let b = self.block_ref(r, ops.get(k + 1))?;
-                    pieces.extend([S("    "), TV(ty, v), S(", "), L(b), S("\n")]);
+                    self.body.pieces.extend([S("    "), TV(ty, v), S(", "), L(b), S("\n")]);
                     k += 2;
                 }
-                pieces.push(S("  ]"));
-                self.push_scratch(r, None, pieces, true)?;
+                self.body.pieces.push(S("  ]"));
+                self.push_inst(r, None, start, true)?;
             }
             15 => self.push(r, None, [S("unreachable")], true)?,
             16 => {
@@ -756,7 +732,7 @@ impl Decoder<'_, '_> {
                 let ty = self
                     .m
                     .type_id(r, *ops.first().ok_or_else(|| bad(r, "phi"))?)?;
-                let mut pieces = self.scratch([S("phi "), T(ty), S(" ")]);
+                let start = self.begin([S("phi "), T(ty), S(" ")]);
                 let pairs = (ops.len() - 1) / 2;
                 if pairs == 0 {
                     return Err(bad(r, "phi"));
@@ -767,7 +743,7 @@ impl Decoder<'_, '_> {
                     String::new()
                 };
                 if !fmf.is_empty() {
-                    pieces.insert(1, Piece::Own(fmf));
+                    self.body.pieces.insert(start + 1, Piece::Own(fmf));
                 }
                 for k in 0..pairs {
                     let rel = super::constants::decode_signed(ops[1 + 2 * k]);
@@ -777,11 +753,11 @@ impl Decoder<'_, '_> {
                     }
                     let b = self.block_ref(r, ops.get(2 + 2 * k))?;
                     if k > 0 {
-                        pieces.push(S(", "));
+                        self.body.pieces.push(S(", "));
                     }
-                    pieces.extend([S("[ "), V(id), S(", "), Piece::B(b), S(" ]")]);
+                    self.body.pieces.extend([S("[ "), V(id), S(", "), Piece::B(b), S(" ]")]);
                 }
-                self.push_scratch(r, Some(ty), pieces, false)?;
+                self.push_inst(r, Some(ty), start, false)?;
             }
             19 => {
                 // [type, size type, size (absolute), align and flags]
@@ -796,17 +772,17 @@ impl Decoder<'_, '_> {
                 let size_ty = self.m.type_id(r, ops[1])?;
                 let size = u32::try_from(ops[2]).map_err(|_| bad(r, "alloca"))?;
                 let align = (rec & 31) | (((rec >> 8) & 7) << 5);
-                let mut pieces = self.scratch([S("alloca "), T(ty)]);
+                let start = self.begin([S("alloca "), T(ty)]);
                 if !(self.const_int(size) == Some(1)
                     && matches!(self.m.types.get(size_ty), Some(Ty::Int(32))))
                 {
-                    pieces.extend([S(", "), TV(size_ty, size)]);
+                    self.body.pieces.extend([S(", "), TV(size_ty, size)]);
                 }
                 if let Some(a) = align_piece(align) {
-                    pieces.push(a);
+                    self.body.pieces.push(a);
                 }
                 let result = self.m.types.pointer_to(ty, self.m.alloca_addrspace);
-                self.push_scratch(r, Some(result), pieces, false)?;
+                self.push_inst(r, Some(result), start, false)?;
             }
             20 => {
                 // [ptr pair, type?, align, volatile]
@@ -821,16 +797,16 @@ impl Decoder<'_, '_> {
                 let (Some(&align), Some(&vol)) = (ops.get(i), ops.get(i + 1)) else {
                     return Err(bad(r, "load"));
                 };
-                let mut pieces = self.scratch([
+                let start = self.begin([
                     S(if vol != 0 { "load volatile " } else { "load " }),
                     T(ty),
                     S(", "),
                     TV(pty, p),
                 ]);
                 if let Some(a) = align_piece(align) {
-                    pieces.push(a);
+                    self.body.pieces.push(a);
                 }
-                self.push_scratch(r, Some(ty), pieces, false)?;
+                self.push_inst(r, Some(ty), start, false)?;
             }
             44 => {
                 // [ptr pair, value pair, align, volatile]
@@ -839,7 +815,7 @@ impl Decoder<'_, '_> {
                 let (Some(&align), Some(&vol)) = (ops.get(i), ops.get(i + 1)) else {
                     return Err(bad(r, "store"));
                 };
-                let mut pieces = self.scratch([
+                let start = self.begin([
                     S(if vol != 0 {
                         "store volatile "
                     } else {
@@ -850,13 +826,13 @@ impl Decoder<'_, '_> {
                     TV(pty, p),
                 ]);
                 if let Some(a) = align_piece(align) {
-                    pieces.push(a);
+                    self.body.pieces.push(a);
                 }
-                self.push_scratch(r, None, pieces, false)?;
+                self.push_inst(r, None, start, false)?;
             }
             26 | 27 => {
                 let (agg, aty) = self.pair(r, ops, &mut i)?;
-                let mut pieces = self.scratch([
+                let start = self.begin([
                     S(if code == 26 {
                         "extractvalue "
                     } else {
@@ -866,14 +842,14 @@ impl Decoder<'_, '_> {
                 ]);
                 if code == 27 {
                     let (v, vty) = self.pair(r, ops, &mut i)?;
-                    pieces.extend([S(", "), TV(vty, v)]);
+                    self.body.pieces.extend([S(", "), TV(vty, v)]);
                 }
                 let mut cur = aty;
                 if i >= ops.len() {
                     return Err(bad(r, "extractvalue"));
                 }
                 for &k in &ops[i..] {
-                    pieces.push(Piece::Own(format!(", {k}")));
+                    self.body.pieces.push(Piece::Own(format!(", {k}")));
                     cur = self
                         .m
                         .types
@@ -881,7 +857,7 @@ impl Decoder<'_, '_> {
                         .ok_or_else(|| r.error("extractvalue indexes past its type"))?;
                 }
                 let result = if code == 26 { cur } else { aty };
-                self.push_scratch(r, Some(result), pieces, false)?;
+                self.push_inst(r, Some(result), start, false)?;
             }
             56 => {
                 let (a, ty) = self.pair(r, ops, &mut i)?;
@@ -997,35 +973,35 @@ impl Decoder<'_, '_> {
             _ => "call ",
         };
         let conv = (cc >> 1) & 0x3ff;
-        let mut pieces = self.scratch([S(tail), fmf]);
+        let start = self.begin([S(tail), fmf]);
         if conv != 0 {
-            pieces.push(Piece::Own(super::print::calling_convention(conv)));
+            self.body.pieces.push(Piece::Own(super::print::calling_convention(conv)));
         }
         if attrs != 0 {
-            pieces.push(Piece::Attrs(attrs, 0));
+            self.body.pieces.push(Piece::Attrs(attrs, 0));
         }
-        pieces.push(T(if vararg { fn_ty } else { ret }));
-        pieces.extend([S(" "), V(callee), S("(")]);
+        self.body.pieces.push(T(if vararg { fn_ty } else { ret }));
+        self.body.pieces.extend([S(" "), V(callee), S("(")]);
         let mut k = 0u32;
         for p in &params {
             if k > 0 {
-                pieces.push(S(", "));
+                self.body.pieces.push(S(", "));
             }
             if self.m.types.is_label(*p) {
                 let b = self.block_ref(r, ops.get(i))?;
                 i += 1;
-                pieces.push(L(b));
+                self.body.pieces.push(L(b));
             } else if self.m.types.is_metadata(*p) {
                 let rel = *ops.get(i).ok_or_else(|| bad(r, "call"))?;
                 i += 1;
-                pieces.push(Piece::Md(u64::from(self.relative(rel))));
+                self.body.pieces.push(Piece::Md(u64::from(self.relative(rel))));
             } else {
                 let v = self.value(r, ops, &mut i, *p)?;
-                pieces.push(T(*p));
+                self.body.pieces.push(T(*p));
                 if attrs != 0 {
-                    pieces.push(Piece::Attrs(attrs, k + 1));
+                    self.body.pieces.push(Piece::Attrs(attrs, k + 1));
                 }
-                pieces.extend([S(" "), V(v)]);
+                self.body.pieces.extend([S(" "), V(v)]);
             }
             k += 1;
         }
@@ -1033,9 +1009,9 @@ impl Decoder<'_, '_> {
             while i < ops.len() {
                 let (v, ty) = self.pair(r, ops, &mut i)?;
                 if k > 0 {
-                    pieces.push(S(", "));
+                    self.body.pieces.push(S(", "));
                 }
-                pieces.push(TV(ty, v));
+                self.body.pieces.push(TV(ty, v));
                 k += 1;
             }
         }
@@ -1046,11 +1022,11 @@ impl Decoder<'_, '_> {
                 params.len()
             )));
         }
-        pieces.push(S(")"));
+        self.body.pieces.push(S(")"));
         if attrs != 0 {
-            pieces.push(Piece::Attrs(attrs, u32::MAX));
+            self.body.pieces.push(Piece::Attrs(attrs, u32::MAX));
         }
         self.params = params;
-        self.push_scratch(r, Some(ret), pieces, false)
+        self.push_inst(r, Some(ret), start, false)
     }
 }
