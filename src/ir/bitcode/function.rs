@@ -47,7 +47,10 @@ pub struct Inst {
     pub pieces: std::ops::Range<usize>,
     /// `!dbg`: (line, column, scope + 1, inlinedAt + 1, implicit).
     pub dbg: Option<[u64; 5]>,
-    pub attachments: Vec<(u64, u64)>,
+    /// Its attachments: a range of [`Body::inst_attachments`] (one vector
+    /// for the body: a vector each was ~17,800 allocations for
+    /// mlx.metallib).
+    pub attachments: std::ops::Range<usize>,
 }
 
 /// A decoded body, ready to print.
@@ -66,6 +69,8 @@ pub struct Body {
     pub block_names: FxHashMap<u32, Vec<u8>>,
     /// Attachments of the function itself.
     pub attachments: Vec<(u64, u64)>,
+    /// The instructions' attachments (see [`Inst::attachments`]).
+    pub inst_attachments: Vec<(u64, u64)>,
 }
 
 impl Body {
@@ -77,6 +82,7 @@ impl Body {
         self.names.clear();
         self.block_names.clear();
         self.attachments.clear();
+        self.inst_attachments.clear();
     }
 }
 
@@ -209,8 +215,20 @@ impl Decoder<'_, '_> {
                 .insts
                 .get_mut(ops[0] as usize)
                 .ok_or_else(|| r.error(format!("attachment to instruction {}", ops[0])))?;
-            inst.attachments
-                .extend(ops[1..].chunks(2).map(|p| (p[0], p[1])));
+            let all = &mut self.body.inst_attachments;
+            // LLVM writes one record per instruction; a second one for the
+            // same instruction (not seen) adds to the first, moved last.
+            let start = if inst.attachments.is_empty() {
+                all.len()
+            } else if inst.attachments.end == all.len() {
+                inst.attachments.start
+            } else {
+                let start = all.len();
+                all.extend_from_within(inst.attachments.clone());
+                start
+            };
+            all.extend(ops[1..].chunks(2).map(|p| (p[0], p[1])));
+            inst.attachments = start..all.len();
         }
         r.give_back(ops);
         Ok(())
@@ -302,21 +320,25 @@ impl Decoder<'_, '_> {
     /// them from the `start` returned (a scratch vector copied in at the
     /// end cost ~200 instructions per instruction). A record that turns
     /// out bad leaves some behind, but then the whole module is refused.
+    #[inline(always)]
     fn begin<const N: usize>(&mut self, first: [Piece; N]) -> usize {
         let start = self.body.pieces.len();
         self.body.pieces.extend(first);
         start
     }
 
-    fn push(
+    /// An instruction of a few pieces known at once. Inlined, so that the
+    /// array is written where it goes: passed by value, it was copied
+    /// three times (~250 instructions per instruction).
+    #[inline(always)]
+    fn push<const N: usize>(
         &mut self,
         r: &Reader<'_>,
         result_ty: Option<TypeId>,
-        pieces: impl IntoIterator<Item = Piece>,
+        pieces: [Piece; N],
         terminator: bool,
     ) -> Result<(), Error> {
-        let start = self.body.pieces.len();
-        self.body.pieces.extend(pieces);
+        let start = self.begin(pieces);
         self.push_inst(r, result_ty, start, terminator)
     }
 
@@ -365,7 +387,7 @@ impl Decoder<'_, '_> {
             result,
             pieces: start..self.body.pieces.len(),
             dbg: None,
-            attachments: Vec::new(),
+            attachments: 0..0,
         });
         if terminator {
             self.open = false;

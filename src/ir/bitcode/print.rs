@@ -978,7 +978,8 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
             }
             // Most instructions have none: no call then.
             if !inst.attachments.is_empty() {
-                p.attachments(out, &inst.attachments, ", ");
+                let list = body.inst_attachments.get(inst.attachments.clone());
+                p.attachments(out, list.unwrap_or_default(), ", ");
             }
             out.push('\n');
         }
