@@ -34,7 +34,21 @@ const MAX_SHARED_ABBREVS: usize = 1024;
 /// freeing it when its block ended) was ~0.3% of a scan of mlx.metallib.
 /// Emptied when full (a file defining thousands).
 #[derive(Default)]
-pub struct SharedAbbrevs(rustc_hash::FxHashSet<Rc<[Op]>>);
+pub struct SharedAbbrevs {
+    known: rustc_hash::FxHashSet<Rc<[Op]>>,
+    /// The last BLOCKINFO block read into an empty table, and the table
+    /// it made: every module of a metallib has the same one (mlx.metallib:
+    /// 6,876 abbreviation definitions read again, ~1% of its scan).
+    blockinfo: Option<KnownBlockinfo>,
+}
+
+/// A BLOCKINFO block ([`Reader::own_bytes`]) and the table it made.
+struct KnownBlockinfo {
+    width: u8,
+    bytes: Vec<u8>,
+    lists: Vec<Vec<Abbrev>>,
+    of: FxHashMap<u32, usize>,
+}
 
 /// Widths LLVM allows for fixed and VBR fields.
 const MAX_FIELD_WIDTH: u64 = 64;
@@ -527,7 +541,7 @@ impl<'a> Reader<'a> {
                 return Err(self.error("malformed abbreviation (array or blob out of place)"));
             }
         }
-        let known = &mut self.shared.0;
+        let known = &mut self.shared.known;
         let shared = match known.get(&ops[..]) {
             Some(op) => Rc::clone(op),
             None => {
@@ -546,6 +560,17 @@ impl<'a> Reader<'a> {
     fn read_blockinfo(&mut self) -> Result<(), Error> {
         self.enter(0)?;
         self.blockinfo_blocks += 1;
+        // Read into an empty table, the same bytes make the same table.
+        let key = self.own_bytes().filter(|_| self.blockinfo.is_empty());
+        if let (Some((width, bytes)), Some(known)) = (key, &self.shared.blockinfo)
+            && known.width == width
+            && known.bytes == bytes
+        {
+            self.blockinfo = known.lists.clone();
+            self.blockinfo_of = known.of.clone();
+            self.leave();
+            return Ok(());
+        }
         let mut current: Option<u32> = None;
         let mut record = Vec::new();
         loop {
@@ -556,6 +581,14 @@ impl<'a> Reader<'a> {
                     if let Some(scope) = self.scopes.pop() {
                         self.scope_changed();
                         self.bit = self.bit.max(scope.end).min(self.end());
+                    }
+                    if let Some((width, bytes)) = key {
+                        self.shared.blockinfo = Some(KnownBlockinfo {
+                            width,
+                            bytes: bytes.to_vec(),
+                            lists: self.blockinfo.clone(),
+                            of: self.blockinfo_of.clone(),
+                        });
                     }
                     return Ok(());
                 }
