@@ -124,6 +124,8 @@ pub struct Reader<'a> {
     /// ones ([`Self::ops`]): a fresh vector per block grew again in each
     /// (~5,300 growths in a scan of mlx.metallib).
     spare_ops: Vec<Vec<u64>>,
+    /// The abbreviation lists of blocks left ([`Self::pop_scope`]).
+    spare_abbrevs: Vec<Vec<Abbrev>>,
 }
 
 impl<'a> Reader<'a> {
@@ -151,6 +153,7 @@ impl<'a> Reader<'a> {
             width: 2,
             shared: SharedAbbrevs::default(),
             spare_ops: Vec::new(),
+            spare_abbrevs: Vec::new(),
         }
     }
 
@@ -211,6 +214,19 @@ impl<'a> Reader<'a> {
 
     fn end(&self) -> u64 {
         self.end
+    }
+
+    /// Leaves the current block, keeping its list of abbreviations for the
+    /// next block entered (a new one for each grew again: ~5,400 growths
+    /// in a scan of mlx.metallib); the block's stated end.
+    fn pop_scope(&mut self) -> Option<u64> {
+        let mut scope = self.scopes.pop()?;
+        self.scope_changed();
+        scope.abbrevs.clear();
+        if self.spare_abbrevs.len() < MAX_DEPTH {
+            self.spare_abbrevs.push(scope.abbrevs);
+        }
+        Some(scope.end)
     }
 
     /// Takes the current block's end and width after a scope came or went.
@@ -383,11 +399,10 @@ impl<'a> Reader<'a> {
                         return Err(self.error("END_BLOCK at top level"));
                     }
                     self.align32()?;
-                    if let Some(scope) = self.scopes.pop() {
-                        self.scope_changed();
+                    if let Some(end) = self.pop_scope() {
                         // A block that ends before its stated length: go
                         // on after its stated end, as LLVM does.
-                        self.bit = self.bit.max(scope.end).min(self.end());
+                        self.bit = self.bit.max(end).min(self.end());
                     }
                     return Ok(Entry::EndBlock);
                 }
@@ -428,7 +443,7 @@ impl<'a> Reader<'a> {
             width,
             info,
             globals,
-            abbrevs: Vec::new(),
+            abbrevs: self.spare_abbrevs.pop().unwrap_or_default(),
             end,
         });
         self.scope_changed();
@@ -439,10 +454,9 @@ impl<'a> Reader<'a> {
     /// [`Self::enter`], for a block nothing is needed from).
     pub fn leave(&mut self) {
         if self.scopes.len() > 1
-            && let Some(scope) = self.scopes.pop()
+            && let Some(end) = self.pop_scope()
         {
-            self.scope_changed();
-            self.bit = scope.end;
+            self.bit = end;
         }
     }
 
@@ -578,9 +592,8 @@ impl<'a> Reader<'a> {
             match self.read(self.width)? {
                 0 => {
                     self.align32()?;
-                    if let Some(scope) = self.scopes.pop() {
-                        self.scope_changed();
-                        self.bit = self.bit.max(scope.end).min(self.end());
+                    if let Some(end) = self.pop_scope() {
+                        self.bit = self.bit.max(end).min(self.end());
                     }
                     if let Some((width, bytes)) = key {
                         self.shared.blockinfo = Some(KnownBlockinfo {

@@ -271,6 +271,8 @@ struct Spare {
     value_types: Vec<TypeId>,
     md: MdTable,
     types: Types,
+    /// The printed bodies' text: grown anew, it was copied at each growth.
+    body_texts: String,
 }
 
 pub(crate) fn bad(r: &Reader<'_>, what: &str) -> Error {
@@ -303,6 +305,7 @@ impl<'a> Module<'a> {
         };
         m.md = spare.md;
         m.types = spare.types;
+        m.body_texts = spare.body_texts;
         let read = m.read(&mut r);
         reuse.abbrevs = r.take_shared_abbrevs();
         reuse.ops = r.take_ops();
@@ -344,12 +347,14 @@ impl<'a> Module<'a> {
         self.value_types.clear();
         self.md.clear();
         self.types.clear();
+        self.body_texts.clear();
         let spare = Spare {
             body: std::mem::take(&mut self.spare_body),
             values: std::mem::take(&mut self.values),
             value_types: std::mem::take(&mut self.value_types),
             md: std::mem::take(&mut self.md),
             types: std::mem::take(&mut self.types),
+            body_texts: std::mem::take(&mut self.body_texts),
         };
         reuse.spare = spare;
         reuse.last = std::mem::take(&mut self.last);
