@@ -14,11 +14,14 @@ use rustc_hash::FxHashMap;
 /// Most instructions one body may have (the text reader's limit).
 const MAX_INSTRUCTIONS: usize = crate::ir::limits::MAX_INSTRUCTIONS;
 
-/// A piece of an instruction's text.
-#[derive(Debug, Clone)]
+/// A piece of an instruction's text. Plain data: the few texts made for
+/// one instruction live in [`Body::texts`], so that emptying a body's
+/// ~1,500 pieces is not a loop dropping each.
+#[derive(Debug, Clone, Copy)]
 pub enum Piece {
     S(&'static str),
-    Own(String),
+    /// A text made for this instruction: an index of [`Body::texts`].
+    Own(u32),
     /// A type.
     T(TypeId),
     /// A value: its name, or a constant written out.
@@ -69,6 +72,9 @@ pub struct Body {
     pub block_names: FxHashMap<u32, Vec<u8>>,
     /// Attachments of the function itself.
     pub attachments: Vec<(u64, u64)>,
+    /// The texts of [`Piece::Own`] (fast-math flags but `fast`, calling
+    /// conventions, `extractvalue` indices: rare).
+    pub texts: Vec<String>,
     /// The instructions' attachments (see [`Inst::attachments`]).
     pub inst_attachments: Vec<(u64, u64)>,
 }
@@ -83,6 +89,7 @@ impl Body {
         self.block_names.clear();
         self.attachments.clear();
         self.inst_attachments.clear();
+        self.texts.clear();
     }
 }
 
@@ -323,7 +330,7 @@ impl Decoder<'_, '_> {
     #[inline(always)]
     fn begin<const N: usize>(&mut self, first: [Piece; N]) -> usize {
         let start = self.body.pieces.len();
-        self.body.pieces.extend(first);
+        self.body.pieces.extend_from_slice(&first);
         start
     }
 
@@ -485,13 +492,21 @@ fn is_fast(flags: u64) -> bool {
     flags & 1 != 0 || flags & 0xFE == 0xFE
 }
 
-/// [`fast_math`] as a piece: `fast` (most of Apple's floating-point
-/// operations) and no flags borrowed, not a String each.
-fn fast_math_piece(flags: u64) -> Piece {
-    match flags {
-        0 => S(""),
-        f if is_fast(f) => S("fast "),
-        f => Piece::Own(fast_math(f)),
+impl Decoder<'_, '_> {
+    /// [`fast_math`] as a piece: `fast` (most of Apple's floating-point
+    /// operations) and no flags borrowed, not a String each.
+    fn fast_math_piece(&mut self, flags: u64) -> Piece {
+        match flags {
+            0 => S(""),
+            f if is_fast(f) => S("fast "),
+            f => self.own(fast_math(f)),
+        }
+    }
+
+    /// A piece of a text made for it.
+    fn own(&mut self, text: String) -> Piece {
+        self.body.texts.push(text);
+        Piece::Own(self.body.texts.len() as u32 - 1)
     }
 }
 
@@ -541,7 +556,7 @@ impl Decoder<'_, '_> {
                     binop_name(opc, fp).ok_or_else(|| r.error(format!("binary opcode {opc}")))?;
                 // Integer flags are fixed texts: borrowed, not allocated.
                 let flag_piece = if fp {
-                    fast_math_piece(flags)
+                    self.fast_math_piece(flags)
                 } else {
                     S(wrap_flags(opc, flags))
                 };
@@ -624,7 +639,7 @@ impl Decoder<'_, '_> {
                     let i1 = self.m.types.find_int(1);
                     (self.value(r, ops, &mut i, i1)?, i1)
                 };
-                let fmf = ops.get(i).map_or(S(""), |&f| fast_math_piece(f));
+                let fmf = ops.get(i).map_or(S(""), |&f| self.fast_math_piece(f));
                 let pieces = [
                     S("select "),
                     fmf,
@@ -684,7 +699,7 @@ impl Decoder<'_, '_> {
                 let pred = *ops.get(i).ok_or_else(|| bad(r, "compare"))?;
                 let (op, name) =
                     predicate_name(pred).ok_or_else(|| r.error(format!("predicate {pred}")))?;
-                let fmf = ops.get(i + 1).map_or(S(""), |&f| fast_math_piece(f));
+                let fmf = ops.get(i + 1).map_or(S(""), |&f| self.fast_math_piece(f));
                 let i1 = self.m.types.find_int(1);
                 let result = match self.m.types.get(ty) {
                     Some(Ty::Vector { len, .. }) => {
@@ -765,7 +780,8 @@ impl Decoder<'_, '_> {
                     String::new()
                 };
                 if !fmf.is_empty() {
-                    self.body.pieces.insert(start + 1, Piece::Own(fmf));
+                    let fmf = self.own(fmf);
+                    self.body.pieces.insert(start + 1, fmf);
                 }
                 for k in 0..pairs {
                     let rel = super::constants::decode_signed(ops[1 + 2 * k]);
@@ -871,7 +887,8 @@ impl Decoder<'_, '_> {
                     return Err(bad(r, "extractvalue"));
                 }
                 for &k in &ops[i..] {
-                    self.body.pieces.push(Piece::Own(format!(", {k}")));
+                    let index = self.own(format!(", {k}"));
+                    self.body.pieces.push(index);
                     cur = self
                         .m
                         .types
@@ -886,7 +903,7 @@ impl Decoder<'_, '_> {
                 if ops.get(i) != Some(&0) {
                     return Err(bad(r, "unary operator"));
                 }
-                let fmf = ops.get(i + 1).map_or(S(""), |&f| fast_math_piece(f));
+                let fmf = ops.get(i + 1).map_or(S(""), |&f| self.fast_math_piece(f));
                 let pieces = [S("fneg "), fmf, TV(ty, a)];
                 self.push(r, Some(ty), pieces, false)?;
             }
@@ -953,7 +970,7 @@ impl Decoder<'_, '_> {
         let mut i = 2;
         let mut fmf = S("");
         if cc >> 17 & 1 != 0 {
-            fmf = fast_math_piece(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
+            fmf = self.fast_math_piece(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
             i += 1;
         }
         let mut fn_ty = None;
@@ -997,7 +1014,8 @@ impl Decoder<'_, '_> {
         let conv = (cc >> 1) & 0x3ff;
         let start = self.begin([S(tail), fmf]);
         if conv != 0 {
-            self.body.pieces.push(Piece::Own(super::print::calling_convention(conv)));
+            let conv = self.own(super::print::calling_convention(conv));
+            self.body.pieces.push(conv);
         }
         if attrs != 0 {
             self.body.pieces.push(Piece::Attrs(attrs, 0));

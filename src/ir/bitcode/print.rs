@@ -716,11 +716,11 @@ impl Printer<'_, '_, '_> {
         }
     }
 
-    fn pieces(&mut self, out: &mut String, pieces: &[Piece]) {
+    fn pieces(&mut self, out: &mut String, pieces: &[Piece], texts: &[String]) {
         for p in pieces {
             match p {
                 Piece::S(s) => out.push_str(s),
-                Piece::Own(s) => out.push_str(s),
+                Piece::Own(i) => out.push_str(texts.get(*i as usize).map_or("", |s| s)),
                 Piece::T(t) => self.ty(out, *t),
                 Piece::V(v) => self.value(out, *v, 0),
                 Piece::TV(t, v) => {
@@ -970,6 +970,7 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
             p.pieces(
                 out,
                 body.pieces.get(inst.pieces.clone()).unwrap_or_default(),
+                &body.texts,
             );
             if let Some(loc) = inst.dbg {
                 let k = p.location(loc);
