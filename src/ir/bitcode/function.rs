@@ -594,7 +594,9 @@ impl Decoder<'_, '_> {
                     S("getelementptr "),
                     S(if flags & 1 != 0 { "inbounds " } else { "" }),
                 ]);
-                self.body.pieces.extend([T(src), S(", "), TV(base_ty, base)]);
+                self.body
+                    .pieces
+                    .extend([T(src), S(", "), TV(base_ty, base)]);
                 let mut cur = src;
                 let mut vector_len = match self.m.types.get(base_ty) {
                     Some(Ty::Vector { len, .. }) => Some(*len),
@@ -757,7 +759,9 @@ impl Decoder<'_, '_> {
                         return Err(bad(r, "switch"));
                     }
                     let b = self.block_ref(r, ops.get(k + 1))?;
-                    self.body.pieces.extend([S("    "), TV(ty, v), S(", "), L(b), S("\n")]);
+                    self.body
+                        .pieces
+                        .extend([S("    "), TV(ty, v), S(", "), L(b), S("\n")]);
                     k += 2;
                 }
                 self.body.pieces.push(S("  ]"));
@@ -793,7 +797,9 @@ impl Decoder<'_, '_> {
                     if k > 0 {
                         self.body.pieces.push(S(", "));
                     }
-                    self.body.pieces.extend([S("[ "), V(id), S(", "), Piece::B(b), S(" ]")]);
+                    self.body
+                        .pieces
+                        .extend([S("[ "), V(id), S(", "), Piece::B(b), S(" ]")]);
                 }
                 self.push_inst(r, Some(ty), start, false)?;
             }
@@ -1034,7 +1040,9 @@ impl Decoder<'_, '_> {
             } else if self.m.types.is_metadata(*p) {
                 let rel = *ops.get(i).ok_or_else(|| bad(r, "call"))?;
                 i += 1;
-                self.body.pieces.push(Piece::Md(u64::from(self.relative(rel))));
+                self.body
+                    .pieces
+                    .push(Piece::Md(u64::from(self.relative(rel))));
             } else {
                 let v = self.value(r, ops, &mut i, *p)?;
                 self.body.pieces.push(T(*p));
