@@ -34,7 +34,21 @@ const MAX_SHARED_ABBREVS: usize = 1024;
 /// freeing it when its block ended) was ~0.3% of a scan of mlx.metallib.
 /// Emptied when full (a file defining thousands).
 #[derive(Default)]
-pub struct SharedAbbrevs(rustc_hash::FxHashSet<Rc<[Op]>>);
+pub struct SharedAbbrevs {
+    known: rustc_hash::FxHashSet<Rc<[Op]>>,
+    /// The last BLOCKINFO block read into an empty table, and the table
+    /// it made: every module of a metallib has the same one (mlx.metallib:
+    /// 6,876 abbreviation definitions read again, ~1% of its scan).
+    blockinfo: Option<KnownBlockinfo>,
+}
+
+/// A BLOCKINFO block ([`Reader::own_bytes`]) and the table it made.
+struct KnownBlockinfo {
+    width: u8,
+    bytes: Vec<u8>,
+    lists: Vec<Vec<Abbrev>>,
+    of: FxHashMap<u32, usize>,
+}
 
 /// Widths LLVM allows for fixed and VBR fields.
 const MAX_FIELD_WIDTH: u64 = 64;
@@ -106,6 +120,12 @@ pub struct Reader<'a> {
     end: u64,
     width: u8,
     shared: SharedAbbrevs,
+    /// Operand vectors given back by the blocks read so far, for the next
+    /// ones ([`Self::ops`]): a fresh vector per block grew again in each
+    /// (~5,300 growths in a scan of mlx.metallib).
+    spare_ops: Vec<Vec<u64>>,
+    /// The abbreviation lists of blocks left ([`Self::pop_scope`]).
+    spare_abbrevs: Vec<Vec<Abbrev>>,
 }
 
 impl<'a> Reader<'a> {
@@ -132,6 +152,23 @@ impl<'a> Reader<'a> {
             end: data.len() as u64 * 8,
             width: 2,
             shared: SharedAbbrevs::default(),
+            spare_ops: Vec::new(),
+            spare_abbrevs: Vec::new(),
+        }
+    }
+
+    /// An empty vector for a block's record operands, with the room a
+    /// block before left in it; [`Self::give_back`] it when the block ends.
+    pub fn ops(&mut self) -> Vec<u64> {
+        self.spare_ops.pop().unwrap_or_default()
+    }
+
+    /// Keeps `ops` for the next block (a few: blocks nest at most
+    /// [`MAX_DEPTH`] deep, and four in the bitcode LLVM writes).
+    pub fn give_back(&mut self, mut ops: Vec<u64>) {
+        if self.spare_ops.len() < MAX_DEPTH {
+            ops.clear();
+            self.spare_ops.push(ops);
         }
     }
 
@@ -143,6 +180,16 @@ impl<'a> Reader<'a> {
     /// The abbreviations kept, for the next reader.
     pub fn take_shared_abbrevs(&mut self) -> SharedAbbrevs {
         std::mem::take(&mut self.shared)
+    }
+
+    /// Gives the reader the operand vectors an earlier reader kept.
+    pub fn share_ops(&mut self, spare: Vec<Vec<u64>>) {
+        self.spare_ops = spare;
+    }
+
+    /// The operand vectors kept ([`Self::give_back`]), for the next reader.
+    pub fn take_ops(&mut self) -> Vec<Vec<u64>> {
+        std::mem::take(&mut self.spare_ops)
     }
 
     /// An error at the entry being read.
@@ -169,6 +216,19 @@ impl<'a> Reader<'a> {
         self.end
     }
 
+    /// Leaves the current block, keeping its list of abbreviations for the
+    /// next block entered (a new one for each grew again: ~5,400 growths
+    /// in a scan of mlx.metallib); the block's stated end.
+    fn pop_scope(&mut self) -> Option<u64> {
+        let mut scope = self.scopes.pop()?;
+        self.scope_changed();
+        scope.abbrevs.clear();
+        if self.spare_abbrevs.len() < MAX_DEPTH {
+            self.spare_abbrevs.push(scope.abbrevs);
+        }
+        Some(scope.end)
+    }
+
     /// Takes the current block's end and width after a scope came or went.
     fn scope_changed(&mut self) {
         (self.end, self.width) = self.scopes.last().map_or((0, 2), |s| (s.end, s.width));
@@ -190,7 +250,7 @@ impl<'a> Reader<'a> {
 
     /// Inlined: most reads are one unaligned 8-byte load; the rest (the
     /// data's last bytes, wide fields, errors) go to [`Self::read_slowly`].
-    #[inline]
+    #[inline(always)]
     fn read(&mut self, width: u8) -> Result<u64, Error> {
         if let (1..=56, Some(word)) = (width, word_at(self.data, self.bit))
             && u64::from(width) <= self.bits_left()
@@ -300,7 +360,32 @@ impl<'a> Reader<'a> {
 
     /// The next entry of the current block. Abbreviation definitions and
     /// BLOCKINFO blocks are taken care of on the way.
+    ///
+    /// Inlined: most entries (224,000 of 236,000 in mlx.metallib) are a
+    /// record inside a block, its id taken here from one load; the call
+    /// and the whole function's prologue were most of its cost. The rest
+    /// (ends, blocks, definitions, the top level, the data's last bytes)
+    /// go to [`Self::next_entry_slowly`].
+    #[inline]
     pub fn next_entry(&mut self) -> Result<Entry, Error> {
+        let width = self.width;
+        if self.scopes.len() > 1
+            && let Some(word) = word_at(self.data, self.bit)
+            && u64::from(width) <= self.bits_left()
+        {
+            // A block's width is 1..=32 (`block_header` checks).
+            let id = (word & ((1u64 << width) - 1)) as u32;
+            if id > 2 {
+                self.entry_bit = self.bit;
+                self.bit += u64::from(width);
+                return Ok(Entry::Record(id));
+            }
+        }
+        self.next_entry_slowly()
+    }
+
+    #[inline(never)]
+    fn next_entry_slowly(&mut self) -> Result<Entry, Error> {
         loop {
             self.entry_bit = self.bit;
             let width = self.width;
@@ -314,11 +399,10 @@ impl<'a> Reader<'a> {
                         return Err(self.error("END_BLOCK at top level"));
                     }
                     self.align32()?;
-                    if let Some(scope) = self.scopes.pop() {
-                        self.scope_changed();
+                    if let Some(end) = self.pop_scope() {
                         // A block that ends before its stated length: go
                         // on after its stated end, as LLVM does.
-                        self.bit = self.bit.max(scope.end).min(self.end());
+                        self.bit = self.bit.max(end).min(self.end());
                     }
                     return Ok(Entry::EndBlock);
                 }
@@ -359,7 +443,7 @@ impl<'a> Reader<'a> {
             width,
             info,
             globals,
-            abbrevs: Vec::new(),
+            abbrevs: self.spare_abbrevs.pop().unwrap_or_default(),
             end,
         });
         self.scope_changed();
@@ -370,10 +454,9 @@ impl<'a> Reader<'a> {
     /// [`Self::enter`], for a block nothing is needed from).
     pub fn leave(&mut self) {
         if self.scopes.len() > 1
-            && let Some(scope) = self.scopes.pop()
+            && let Some(end) = self.pop_scope()
         {
-            self.scope_changed();
-            self.bit = scope.end;
+            self.bit = end;
         }
     }
 
@@ -472,7 +555,7 @@ impl<'a> Reader<'a> {
                 return Err(self.error("malformed abbreviation (array or blob out of place)"));
             }
         }
-        let known = &mut self.shared.0;
+        let known = &mut self.shared.known;
         let shared = match known.get(&ops[..]) {
             Some(op) => Rc::clone(op),
             None => {
@@ -491,6 +574,17 @@ impl<'a> Reader<'a> {
     fn read_blockinfo(&mut self) -> Result<(), Error> {
         self.enter(0)?;
         self.blockinfo_blocks += 1;
+        // Read into an empty table, the same bytes make the same table.
+        let key = self.own_bytes().filter(|_| self.blockinfo.is_empty());
+        if let (Some((width, bytes)), Some(known)) = (key, &self.shared.blockinfo)
+            && known.width == width
+            && known.bytes == bytes
+        {
+            self.blockinfo = known.lists.clone();
+            self.blockinfo_of = known.of.clone();
+            self.leave();
+            return Ok(());
+        }
         let mut current: Option<u32> = None;
         let mut record = Vec::new();
         loop {
@@ -498,9 +592,16 @@ impl<'a> Reader<'a> {
             match self.read(self.width)? {
                 0 => {
                     self.align32()?;
-                    if let Some(scope) = self.scopes.pop() {
-                        self.scope_changed();
-                        self.bit = self.bit.max(scope.end).min(self.end());
+                    if let Some(end) = self.pop_scope() {
+                        self.bit = self.bit.max(end).min(self.end());
+                    }
+                    if let Some((width, bytes)) = key {
+                        self.shared.blockinfo = Some(KnownBlockinfo {
+                            width,
+                            bytes: bytes.to_vec(),
+                            lists: self.blockinfo.clone(),
+                            of: self.blockinfo_of.clone(),
+                        });
                     }
                     return Ok(());
                 }
@@ -534,9 +635,8 @@ impl<'a> Reader<'a> {
     }
 
     fn unabbreviated(&mut self, ops: &mut Vec<u64>) -> Result<u32, Error> {
-        ops.clear();
-        let code = self.read_vbr(6)?;
-        let count = self.read_vbr(6)?;
+        let code = self.vbr6_inline()?;
+        let count = self.vbr6_inline()?;
         if count.saturating_mul(6) > self.bits_left() {
             return Err(self.error(format!(
                 "record of {count} operands, with {} bytes left in its block",
@@ -544,6 +644,7 @@ impl<'a> Reader<'a> {
             )));
         }
         // Bounded by the bits left, checked above.
+        ops.clear();
         self.vbr6_into(count as usize, ops)?;
         u32::try_from(code).map_err(|_| self.error(format!("record code {code} out of range")))
     }
@@ -553,16 +654,19 @@ impl<'a> Reader<'a> {
     /// Apple's writer emits) are nothing else: about 1.2 M operands for
     /// mlx.metallib, all but 1% of them one or two pieces (below 1024:
     /// value ids, types, characters). Those are taken here from one load
-    /// with the position in a register and one check of the block's end;
-    /// longer numbers and the block's last bytes go through
-    /// [`Self::read_vbr`], which names the byte where one goes wrong.
+    /// with the position in a register and one check of the block's end,
+    /// into room made (zeroed) for all of them at once: a push per operand
+    /// checked the room and stored the length each time. Longer numbers
+    /// and the block's last bytes go through [`Self::read_vbr`], which
+    /// names the byte where one goes wrong.
     #[inline]
     fn vbr6_into(&mut self, count: usize, ops: &mut Vec<u64>) -> Result<(), Error> {
-        ops.reserve(count);
+        let start = ops.len();
+        ops.resize(start + count, 0);
         let (data, end) = (self.data, self.end);
         let mut bit = self.bit;
-        for _ in 0..count {
-            let value = match short_vbr6(data, bit, end) {
+        for slot in &mut ops[start..] {
+            *slot = match short_vbr6(data, bit, end) {
                 Some((value, width)) => {
                     bit += width;
                     value
@@ -574,10 +678,21 @@ impl<'a> Reader<'a> {
                     value
                 }
             };
-            ops.push(value);
         }
         self.bit = bit;
         Ok(())
+    }
+
+    /// A 6-bit VBR number, its short form inline (see [`Self::vbr6_into`]).
+    #[inline(always)]
+    fn vbr6_inline(&mut self) -> Result<u64, Error> {
+        match short_vbr6(self.data, self.bit, self.end) {
+            Some((value, width)) => {
+                self.bit += width;
+                Ok(value)
+            }
+            None => self.vbr6_slowly(),
+        }
     }
 
     /// [`Self::read_vbr`] of 6 bits, kept out of [`Self::vbr6_into`]'s loop.
@@ -589,11 +704,18 @@ impl<'a> Reader<'a> {
     /// Reads the record whose abbreviation id [`Entry::Record`] gave:
     /// its operands into `ops` (array elements included), and its code and
     /// blob (if any).
+    /// Inlined to its callers' loops: the dispatch is one comparison.
+    #[inline]
     pub fn record(&mut self, abbrev_id: u32, ops: &mut Vec<u64>) -> Result<Record<'a>, Error> {
         if abbrev_id == 3 {
             let code = self.unabbreviated(ops)?;
             return Ok(Record { code, blob: None });
         }
+        self.abbreviated(abbrev_id, ops)
+    }
+
+    #[inline(never)]
+    fn abbreviated(&mut self, abbrev_id: u32, ops: &mut Vec<u64>) -> Result<Record<'a>, Error> {
         let index = (abbrev_id - 4) as usize;
         let scope = self.scopes.last().ok_or_else(|| self.error("no block"))?;
         let abbrev = match index.checked_sub(scope.globals) {
@@ -682,6 +804,7 @@ impl<'a> Reader<'a> {
     /// The next record of the current block, its operands in `ops`,
     /// skipping any sub-block by its length; `None` once the block ends.
     /// For the blocks whose nested blocks nobody reads.
+    #[inline]
     pub fn next_record(&mut self, ops: &mut Vec<u64>) -> Result<Option<Record<'a>>, Error> {
         loop {
             match self.next_entry()? {
@@ -699,6 +822,8 @@ impl<'a> Reader<'a> {
         match op {
             Op::Literal(v) => Ok(v),
             Op::Fixed(w) => self.read(w),
+            // The commonest field, inline; other widths by a call.
+            Op::Vbr(6) => self.vbr6_inline(),
             Op::Vbr(w) => self.read_vbr(w),
             Op::Char6 => {
                 let c = self.read(6)? as u8;

@@ -11,7 +11,7 @@ use super::types::Ty;
 /// Reads one constants block into `m.values` (in a body, its constants
 /// follow its arguments).
 pub fn block(m: &mut Module<'_>, r: &mut Reader<'_>) -> Result<(), Error> {
-    let mut ops = Vec::new();
+    let mut ops = r.ops();
     let mut ty = None;
     while let Some(rec) = r.next_record(&mut ops)? {
         if rec.code == 1 {
@@ -127,6 +127,7 @@ pub fn block(m: &mut Module<'_>, r: &mut Reader<'_>) -> Result<(), Error> {
         m.values.push(Value::Const(c));
         m.value_types.push(t);
     }
+    r.give_back(ops);
     Ok(())
 }
 

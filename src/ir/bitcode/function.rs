@@ -14,11 +14,14 @@ use rustc_hash::FxHashMap;
 /// Most instructions one body may have (the text reader's limit).
 const MAX_INSTRUCTIONS: usize = crate::ir::limits::MAX_INSTRUCTIONS;
 
-/// A piece of an instruction's text.
-#[derive(Debug, Clone)]
+/// A piece of an instruction's text. Plain data: the few texts made for
+/// one instruction live in [`Body::texts`], so that emptying a body's
+/// ~1,500 pieces is not a loop dropping each.
+#[derive(Debug, Clone, Copy)]
 pub enum Piece {
     S(&'static str),
-    Own(String),
+    /// A text made for this instruction: an index of [`Body::texts`].
+    Own(u32),
     /// A type.
     T(TypeId),
     /// A value: its name, or a constant written out.
@@ -47,7 +50,10 @@ pub struct Inst {
     pub pieces: std::ops::Range<usize>,
     /// `!dbg`: (line, column, scope + 1, inlinedAt + 1, implicit).
     pub dbg: Option<[u64; 5]>,
-    pub attachments: Vec<(u64, u64)>,
+    /// Its attachments: a range of [`Body::inst_attachments`] (one vector
+    /// for the body: a vector each was ~17,800 allocations for
+    /// mlx.metallib).
+    pub attachments: std::ops::Range<usize>,
 }
 
 /// A decoded body, ready to print.
@@ -66,9 +72,11 @@ pub struct Body {
     pub block_names: FxHashMap<u32, Vec<u8>>,
     /// Attachments of the function itself.
     pub attachments: Vec<(u64, u64)>,
-    /// The decoder's scratch vector (see `Decoder::scratch`), kept here
-    /// to be reused with the rest.
-    scratch: Vec<Piece>,
+    /// The texts of [`Piece::Own`] (fast-math flags but `fast`, calling
+    /// conventions, `extractvalue` indices: rare).
+    pub texts: Vec<String>,
+    /// The instructions' attachments (see [`Inst::attachments`]).
+    pub inst_attachments: Vec<(u64, u64)>,
 }
 
 impl Body {
@@ -80,6 +88,8 @@ impl Body {
         self.names.clear();
         self.block_names.clear();
         self.attachments.clear();
+        self.inst_attachments.clear();
+        self.texts.clear();
     }
 }
 
@@ -93,8 +103,6 @@ struct Decoder<'m, 'a> {
     last_dbg: Option<[u64; 5]>,
     /// Whether the current block has begun and not yet ended.
     open: bool,
-    /// See [`Self::scratch`].
-    scratch: Vec<Piece>,
     /// A call's parameter types (see `call`).
     params: Vec<TypeId>,
 }
@@ -117,7 +125,6 @@ pub fn decode(
     body.clear();
     body.first_arg = module_values as u32;
     body.arg_count = params.len() as u32;
-    let scratch = std::mem::take(&mut body.scratch);
     let mut d = Decoder {
         body,
         next: module_values as u32,
@@ -126,7 +133,6 @@ pub fn decode(
         forward: FxHashMap::default(),
         last_dbg: None,
         open: false,
-        scratch,
         params: Vec::new(),
     };
     for (i, p) in params.iter().enumerate() {
@@ -135,8 +141,7 @@ pub fn decode(
         d.next += 1;
     }
     let result = d.read(r).and_then(|()| d.finish(r));
-    let mut body = std::mem::take(&mut d.body);
-    body.scratch = std::mem::take(&mut d.scratch);
+    let body = std::mem::take(&mut d.body);
     let m = d.m;
     let result = result.and_then(|()| {
         let mut text = std::mem::take(&mut m.body_texts);
@@ -158,10 +163,13 @@ pub fn decode(
 
 impl Decoder<'_, '_> {
     fn read(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         loop {
             match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
+                Entry::EndBlock => {
+                    r.give_back(ops);
+                    return Ok(());
+                }
                 Entry::SubBlock(id) => {
                     r.enter(id)?;
                     match id {
@@ -198,7 +206,7 @@ impl Decoder<'_, '_> {
     }
 
     fn attachments(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code != 11 || ops.is_empty() {
                 continue;
@@ -214,14 +222,27 @@ impl Decoder<'_, '_> {
                 .insts
                 .get_mut(ops[0] as usize)
                 .ok_or_else(|| r.error(format!("attachment to instruction {}", ops[0])))?;
-            inst.attachments
-                .extend(ops[1..].chunks(2).map(|p| (p[0], p[1])));
+            let all = &mut self.body.inst_attachments;
+            // LLVM writes one record per instruction; a second one for the
+            // same instruction (not seen) adds to the first, moved last.
+            let start = if inst.attachments.is_empty() {
+                all.len()
+            } else if inst.attachments.end == all.len() {
+                inst.attachments.start
+            } else {
+                let start = all.len();
+                all.extend_from_within(inst.attachments.clone());
+                start
+            };
+            all.extend(ops[1..].chunks(2).map(|p| (p[0], p[1])));
+            inst.attachments = start..all.len();
         }
+        r.give_back(ops);
         Ok(())
     }
 
     fn symbols(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         while let Some(rec) = r.next_record(&mut ops)? {
             let Some((&id, name)) = ops.split_first() else {
                 continue;
@@ -237,6 +258,7 @@ impl Decoder<'_, '_> {
                 _ => {}
             }
         }
+        r.give_back(ops);
         Ok(())
     }
 
@@ -300,41 +322,30 @@ impl Decoder<'_, '_> {
             .ok_or_else(|| r.error(format!("branch to block {b} of {}", self.block_count)))
     }
 
-    /// The decoder's scratch vector of pieces, holding `first`: for an
-    /// instruction whose pieces are built step by step, handed back by
-    /// [`Self::push_scratch`], so no vector is allocated per instruction.
-    fn scratch<const N: usize>(&mut self, first: [Piece; N]) -> Vec<Piece> {
-        let mut pieces = std::mem::take(&mut self.scratch);
-        pieces.clear();
-        pieces.extend(first);
-        pieces
+    /// Starts an instruction whose pieces are built step by step with
+    /// `first`, in the body's vector itself: [`Self::push_inst`] takes
+    /// them from the `start` returned (a scratch vector copied in at the
+    /// end cost ~200 instructions per instruction). A record that turns
+    /// out bad leaves some behind, but then the whole module is refused.
+    #[inline(always)]
+    fn begin<const N: usize>(&mut self, first: [Piece; N]) -> usize {
+        let start = self.body.pieces.len();
+        self.body.pieces.extend_from_slice(&first);
+        start
     }
 
-    /// [`Self::push`] of pieces from [`Self::scratch`].
-    fn push_scratch(
+    /// An instruction of a few pieces known at once. Inlined, so that the
+    /// array is written where it goes: passed by value, it was copied
+    /// three times (~250 instructions per instruction).
+    #[inline(always)]
+    fn push<const N: usize>(
         &mut self,
         r: &Reader<'_>,
         result_ty: Option<TypeId>,
-        mut pieces: Vec<Piece>,
+        pieces: [Piece; N],
         terminator: bool,
     ) -> Result<(), Error> {
-        let start = self.body.pieces.len();
-        // One copy of the whole run (a drain moved the pieces one by one,
-        // ~5% of decoding the bodies).
-        self.body.pieces.append(&mut pieces);
-        self.scratch = pieces;
-        self.push_inst(r, result_ty, start, terminator)
-    }
-
-    fn push(
-        &mut self,
-        r: &Reader<'_>,
-        result_ty: Option<TypeId>,
-        pieces: impl IntoIterator<Item = Piece>,
-        terminator: bool,
-    ) -> Result<(), Error> {
-        let start = self.body.pieces.len();
-        self.body.pieces.extend(pieces);
+        let start = self.begin(pieces);
         self.push_inst(r, result_ty, start, terminator)
     }
 
@@ -383,7 +394,7 @@ impl Decoder<'_, '_> {
             result,
             pieces: start..self.body.pieces.len(),
             dbg: None,
-            attachments: Vec::new(),
+            attachments: 0..0,
         });
         if terminator {
             self.open = false;
@@ -481,13 +492,21 @@ fn is_fast(flags: u64) -> bool {
     flags & 1 != 0 || flags & 0xFE == 0xFE
 }
 
-/// [`fast_math`] as a piece: `fast` (most of Apple's floating-point
-/// operations) and no flags borrowed, not a String each.
-fn fast_math_piece(flags: u64) -> Piece {
-    match flags {
-        0 => S(""),
-        f if is_fast(f) => S("fast "),
-        f => Piece::Own(fast_math(f)),
+impl Decoder<'_, '_> {
+    /// [`fast_math`] as a piece: `fast` (most of Apple's floating-point
+    /// operations) and no flags borrowed, not a String each.
+    fn fast_math_piece(&mut self, flags: u64) -> Piece {
+        match flags {
+            0 => S(""),
+            f if is_fast(f) => S("fast "),
+            f => self.own(fast_math(f)),
+        }
+    }
+
+    /// A piece of a text made for it.
+    fn own(&mut self, text: String) -> Piece {
+        self.body.texts.push(text);
+        Piece::Own(self.body.texts.len() as u32 - 1)
     }
 }
 
@@ -537,7 +556,7 @@ impl Decoder<'_, '_> {
                     binop_name(opc, fp).ok_or_else(|| r.error(format!("binary opcode {opc}")))?;
                 // Integer flags are fixed texts: borrowed, not allocated.
                 let flag_piece = if fp {
-                    fast_math_piece(flags)
+                    self.fast_math_piece(flags)
                 } else {
                     S(wrap_flags(opc, flags))
                 };
@@ -571,11 +590,13 @@ impl Decoder<'_, '_> {
                 i = 2;
                 let src = self.m.type_id(r, src)?;
                 let (base, base_ty) = self.pair(r, ops, &mut i)?;
-                let mut pieces = self.scratch([
+                let start = self.begin([
                     S("getelementptr "),
                     S(if flags & 1 != 0 { "inbounds " } else { "" }),
                 ]);
-                pieces.extend([T(src), S(", "), TV(base_ty, base)]);
+                self.body
+                    .pieces
+                    .extend([T(src), S(", "), TV(base_ty, base)]);
                 let mut cur = src;
                 let mut vector_len = match self.m.types.get(base_ty) {
                     Some(Ty::Vector { len, .. }) => Some(*len),
@@ -584,7 +605,7 @@ impl Decoder<'_, '_> {
                 let mut first = true;
                 while i < ops.len() {
                     let (idx, idx_ty) = self.pair(r, ops, &mut i)?;
-                    pieces.extend([S(", "), TV(idx_ty, idx)]);
+                    self.body.pieces.extend([S(", "), TV(idx_ty, idx)]);
                     if let Some(Ty::Vector { len, .. }) = self.m.types.get(idx_ty) {
                         vector_len = Some(*len);
                     }
@@ -608,7 +629,7 @@ impl Decoder<'_, '_> {
                 if let Some(n) = vector_len {
                     result = self.m.types.vector_of(n, result);
                 }
-                self.push_scratch(r, Some(result), pieces, false)?;
+                self.push_inst(r, Some(result), start, false)?;
             }
             29 | 5 => {
                 // VSELECT: [true pair, false, cond pair]; SELECT: cond i1.
@@ -620,7 +641,7 @@ impl Decoder<'_, '_> {
                     let i1 = self.m.types.find_int(1);
                     (self.value(r, ops, &mut i, i1)?, i1)
                 };
-                let fmf = ops.get(i).map_or(S(""), |&f| fast_math_piece(f));
+                let fmf = ops.get(i).map_or(S(""), |&f| self.fast_math_piece(f));
                 let pieces = [
                     S("select "),
                     fmf,
@@ -680,7 +701,7 @@ impl Decoder<'_, '_> {
                 let pred = *ops.get(i).ok_or_else(|| bad(r, "compare"))?;
                 let (op, name) =
                     predicate_name(pred).ok_or_else(|| r.error(format!("predicate {pred}")))?;
-                let fmf = ops.get(i + 1).map_or(S(""), |&f| fast_math_piece(f));
+                let fmf = ops.get(i + 1).map_or(S(""), |&f| self.fast_math_piece(f));
                 let i1 = self.m.types.find_int(1);
                 let result = match self.m.types.get(ty) {
                     Some(Ty::Vector { len, .. }) => {
@@ -730,8 +751,7 @@ impl Decoder<'_, '_> {
                 i = 1;
                 let c = self.value(r, ops, &mut i, ty)?;
                 let default = self.block_ref(r, ops.get(2))?;
-                let mut pieces =
-                    self.scratch([S("switch "), TV(ty, c), S(", "), L(default), S(" [\n")]);
+                let start = self.begin([S("switch "), TV(ty, c), S(", "), L(default), S(" [\n")]);
                 let mut k = 3;
                 while k + 1 < ops.len() {
                     let v = u32::try_from(ops[k]).map_err(|_| bad(r, "switch"))?;
@@ -739,11 +759,13 @@ impl Decoder<'_, '_> {
                         return Err(bad(r, "switch"));
                     }
                     let b = self.block_ref(r, ops.get(k + 1))?;
-                    pieces.extend([S("    "), TV(ty, v), S(", "), L(b), S("\n")]);
+                    self.body
+                        .pieces
+                        .extend([S("    "), TV(ty, v), S(", "), L(b), S("\n")]);
                     k += 2;
                 }
-                pieces.push(S("  ]"));
-                self.push_scratch(r, None, pieces, true)?;
+                self.body.pieces.push(S("  ]"));
+                self.push_inst(r, None, start, true)?;
             }
             15 => self.push(r, None, [S("unreachable")], true)?,
             16 => {
@@ -751,7 +773,7 @@ impl Decoder<'_, '_> {
                 let ty = self
                     .m
                     .type_id(r, *ops.first().ok_or_else(|| bad(r, "phi"))?)?;
-                let mut pieces = self.scratch([S("phi "), T(ty), S(" ")]);
+                let start = self.begin([S("phi "), T(ty), S(" ")]);
                 let pairs = (ops.len() - 1) / 2;
                 if pairs == 0 {
                     return Err(bad(r, "phi"));
@@ -762,7 +784,8 @@ impl Decoder<'_, '_> {
                     String::new()
                 };
                 if !fmf.is_empty() {
-                    pieces.insert(1, Piece::Own(fmf));
+                    let fmf = self.own(fmf);
+                    self.body.pieces.insert(start + 1, fmf);
                 }
                 for k in 0..pairs {
                     let rel = super::constants::decode_signed(ops[1 + 2 * k]);
@@ -772,11 +795,13 @@ impl Decoder<'_, '_> {
                     }
                     let b = self.block_ref(r, ops.get(2 + 2 * k))?;
                     if k > 0 {
-                        pieces.push(S(", "));
+                        self.body.pieces.push(S(", "));
                     }
-                    pieces.extend([S("[ "), V(id), S(", "), Piece::B(b), S(" ]")]);
+                    self.body
+                        .pieces
+                        .extend([S("[ "), V(id), S(", "), Piece::B(b), S(" ]")]);
                 }
-                self.push_scratch(r, Some(ty), pieces, false)?;
+                self.push_inst(r, Some(ty), start, false)?;
             }
             19 => {
                 // [type, size type, size (absolute), align and flags]
@@ -791,17 +816,17 @@ impl Decoder<'_, '_> {
                 let size_ty = self.m.type_id(r, ops[1])?;
                 let size = u32::try_from(ops[2]).map_err(|_| bad(r, "alloca"))?;
                 let align = (rec & 31) | (((rec >> 8) & 7) << 5);
-                let mut pieces = self.scratch([S("alloca "), T(ty)]);
+                let start = self.begin([S("alloca "), T(ty)]);
                 if !(self.const_int(size) == Some(1)
                     && matches!(self.m.types.get(size_ty), Some(Ty::Int(32))))
                 {
-                    pieces.extend([S(", "), TV(size_ty, size)]);
+                    self.body.pieces.extend([S(", "), TV(size_ty, size)]);
                 }
                 if let Some(a) = align_piece(align) {
-                    pieces.push(a);
+                    self.body.pieces.push(a);
                 }
                 let result = self.m.types.pointer_to(ty, self.m.alloca_addrspace);
-                self.push_scratch(r, Some(result), pieces, false)?;
+                self.push_inst(r, Some(result), start, false)?;
             }
             20 => {
                 // [ptr pair, type?, align, volatile]
@@ -816,16 +841,16 @@ impl Decoder<'_, '_> {
                 let (Some(&align), Some(&vol)) = (ops.get(i), ops.get(i + 1)) else {
                     return Err(bad(r, "load"));
                 };
-                let mut pieces = self.scratch([
+                let start = self.begin([
                     S(if vol != 0 { "load volatile " } else { "load " }),
                     T(ty),
                     S(", "),
                     TV(pty, p),
                 ]);
                 if let Some(a) = align_piece(align) {
-                    pieces.push(a);
+                    self.body.pieces.push(a);
                 }
-                self.push_scratch(r, Some(ty), pieces, false)?;
+                self.push_inst(r, Some(ty), start, false)?;
             }
             44 => {
                 // [ptr pair, value pair, align, volatile]
@@ -834,7 +859,7 @@ impl Decoder<'_, '_> {
                 let (Some(&align), Some(&vol)) = (ops.get(i), ops.get(i + 1)) else {
                     return Err(bad(r, "store"));
                 };
-                let mut pieces = self.scratch([
+                let start = self.begin([
                     S(if vol != 0 {
                         "store volatile "
                     } else {
@@ -845,13 +870,13 @@ impl Decoder<'_, '_> {
                     TV(pty, p),
                 ]);
                 if let Some(a) = align_piece(align) {
-                    pieces.push(a);
+                    self.body.pieces.push(a);
                 }
-                self.push_scratch(r, None, pieces, false)?;
+                self.push_inst(r, None, start, false)?;
             }
             26 | 27 => {
                 let (agg, aty) = self.pair(r, ops, &mut i)?;
-                let mut pieces = self.scratch([
+                let start = self.begin([
                     S(if code == 26 {
                         "extractvalue "
                     } else {
@@ -861,14 +886,15 @@ impl Decoder<'_, '_> {
                 ]);
                 if code == 27 {
                     let (v, vty) = self.pair(r, ops, &mut i)?;
-                    pieces.extend([S(", "), TV(vty, v)]);
+                    self.body.pieces.extend([S(", "), TV(vty, v)]);
                 }
                 let mut cur = aty;
                 if i >= ops.len() {
                     return Err(bad(r, "extractvalue"));
                 }
                 for &k in &ops[i..] {
-                    pieces.push(Piece::Own(format!(", {k}")));
+                    let index = self.own(format!(", {k}"));
+                    self.body.pieces.push(index);
                     cur = self
                         .m
                         .types
@@ -876,14 +902,14 @@ impl Decoder<'_, '_> {
                         .ok_or_else(|| r.error("extractvalue indexes past its type"))?;
                 }
                 let result = if code == 26 { cur } else { aty };
-                self.push_scratch(r, Some(result), pieces, false)?;
+                self.push_inst(r, Some(result), start, false)?;
             }
             56 => {
                 let (a, ty) = self.pair(r, ops, &mut i)?;
                 if ops.get(i) != Some(&0) {
                     return Err(bad(r, "unary operator"));
                 }
-                let fmf = ops.get(i + 1).map_or(S(""), |&f| fast_math_piece(f));
+                let fmf = ops.get(i + 1).map_or(S(""), |&f| self.fast_math_piece(f));
                 let pieces = [S("fneg "), fmf, TV(ty, a)];
                 self.push(r, Some(ty), pieces, false)?;
             }
@@ -950,7 +976,7 @@ impl Decoder<'_, '_> {
         let mut i = 2;
         let mut fmf = S("");
         if cc >> 17 & 1 != 0 {
-            fmf = fast_math_piece(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
+            fmf = self.fast_math_piece(*ops.get(i).ok_or_else(|| bad(r, "call"))?);
             i += 1;
         }
         let mut fn_ty = None;
@@ -992,35 +1018,38 @@ impl Decoder<'_, '_> {
             _ => "call ",
         };
         let conv = (cc >> 1) & 0x3ff;
-        let mut pieces = self.scratch([S(tail), fmf]);
+        let start = self.begin([S(tail), fmf]);
         if conv != 0 {
-            pieces.push(Piece::Own(super::print::calling_convention(conv)));
+            let conv = self.own(super::print::calling_convention(conv));
+            self.body.pieces.push(conv);
         }
         if attrs != 0 {
-            pieces.push(Piece::Attrs(attrs, 0));
+            self.body.pieces.push(Piece::Attrs(attrs, 0));
         }
-        pieces.push(T(if vararg { fn_ty } else { ret }));
-        pieces.extend([S(" "), V(callee), S("(")]);
+        self.body.pieces.push(T(if vararg { fn_ty } else { ret }));
+        self.body.pieces.extend([S(" "), V(callee), S("(")]);
         let mut k = 0u32;
         for p in &params {
             if k > 0 {
-                pieces.push(S(", "));
+                self.body.pieces.push(S(", "));
             }
             if self.m.types.is_label(*p) {
                 let b = self.block_ref(r, ops.get(i))?;
                 i += 1;
-                pieces.push(L(b));
+                self.body.pieces.push(L(b));
             } else if self.m.types.is_metadata(*p) {
                 let rel = *ops.get(i).ok_or_else(|| bad(r, "call"))?;
                 i += 1;
-                pieces.push(Piece::Md(u64::from(self.relative(rel))));
+                self.body
+                    .pieces
+                    .push(Piece::Md(u64::from(self.relative(rel))));
             } else {
                 let v = self.value(r, ops, &mut i, *p)?;
-                pieces.push(T(*p));
+                self.body.pieces.push(T(*p));
                 if attrs != 0 {
-                    pieces.push(Piece::Attrs(attrs, k + 1));
+                    self.body.pieces.push(Piece::Attrs(attrs, k + 1));
                 }
-                pieces.extend([S(" "), V(v)]);
+                self.body.pieces.extend([S(" "), V(v)]);
             }
             k += 1;
         }
@@ -1028,9 +1057,9 @@ impl Decoder<'_, '_> {
             while i < ops.len() {
                 let (v, ty) = self.pair(r, ops, &mut i)?;
                 if k > 0 {
-                    pieces.push(S(", "));
+                    self.body.pieces.push(S(", "));
                 }
-                pieces.push(TV(ty, v));
+                self.body.pieces.push(TV(ty, v));
                 k += 1;
             }
         }
@@ -1041,11 +1070,11 @@ impl Decoder<'_, '_> {
                 params.len()
             )));
         }
-        pieces.push(S(")"));
+        self.body.pieces.push(S(")"));
         if attrs != 0 {
-            pieces.push(Piece::Attrs(attrs, u32::MAX));
+            self.body.pieces.push(Piece::Attrs(attrs, u32::MAX));
         }
         self.params = params;
-        self.push_scratch(r, Some(ret), pieces, false)
+        self.push_inst(r, Some(ret), start, false)
     }
 }

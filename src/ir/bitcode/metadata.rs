@@ -127,7 +127,7 @@ impl MdTable {
     /// Reads a metadata block, at module level or (with `function`) in a
     /// body, appending to the table.
     pub fn block(&mut self, r: &mut Reader<'_>, m: &Module<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         let mut name: Option<String> = None;
         while let Some(rec) = r.next_record(&mut ops)? {
             let item = match rec.code {
@@ -180,6 +180,7 @@ impl MdTable {
             };
             self.items.push(item);
         }
+        r.give_back(ops);
         Ok(())
     }
 

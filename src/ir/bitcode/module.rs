@@ -180,19 +180,24 @@ struct Kinds {
 /// The last METADATA_KIND and PARAMATTR_GROUP blocks decoded with a
 /// [`Reuse`]: their abbreviation width and bytes, and what they decoded to.
 /// A metallib's modules mostly repeat them (mlx.metallib: the same kinds in
-/// all 382 modules, the module before's attribute groups in 214), and
-/// reading them, a number per character, was ~5% of its scan.
+/// all 382 modules), and reading them, a number per character, was ~5% of
+/// its scan. Attribute groups come in a few shapes that alternate (the
+/// module before's in 214 of mlx.metallib's modules, one of the last
+/// [`REMEMBERED`] in 309): several are kept, the latest first.
 #[derive(Default)]
 struct LastBlocks {
-    kinds: Option<Remembered<Kinds>>,
-    groups: Option<Remembered<FxHashMap<u64, AttrGroup>>>,
+    kinds: Vec<Remembered<Kinds>>,
+    groups: Vec<Remembered<FxHashMap<u64, AttrGroup>>>,
 }
+
+/// How many blocks of each kind [`LastBlocks`] keeps.
+const REMEMBERED: usize = 8;
 
 impl std::fmt::Debug for LastBlocks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LastBlocks")
-            .field("kinds", &self.kinds.is_some())
-            .field("groups", &self.groups.is_some())
+            .field("kinds", &self.kinds.len())
+            .field("groups", &self.groups.len())
             .finish()
     }
 }
@@ -204,35 +209,40 @@ struct Remembered<T> {
     value: Rc<T>,
 }
 
-impl<T> Remembered<T> {
-    fn new((width, bytes): (u8, &[u8]), value: &Rc<T>) -> Self {
+/// Keeps `key` and what it decoded to in `list`, first, dropping the
+/// oldest past [`REMEMBERED`].
+fn remember<T>(list: &mut Vec<Remembered<T>>, (width, bytes): (u8, &[u8]), value: &Rc<T>) {
+    list.truncate(REMEMBERED - 1);
+    list.insert(
+        0,
         Remembered {
             width,
             bytes: bytes.to_vec(),
             value: Rc::clone(value),
-        }
-    }
+        },
+    );
 }
 
-/// Whether the block just entered, `key` ([`Reader::own_bytes`]), is the
-/// one `which` of [`LastBlocks`] remembers: then what it decoded to goes to
-/// `table` and the block is left unread.
+/// Whether the block just entered, `key` ([`Reader::own_bytes`]), is one
+/// that `list` (of [`LastBlocks`]) remembers: then what it decoded to goes
+/// to `table`, the block is left unread and moves to the list's front.
 fn reuse_last<T>(
     r: &mut Reader<'_>,
     key: Option<(u8, &[u8])>,
     table: &mut Rc<T>,
-    last: &Option<Remembered<T>>,
+    list: &mut [Remembered<T>],
 ) -> bool {
     let Some((width, bytes)) = key else {
         return false;
     };
-    let known = last
-        .as_ref()
-        .filter(|last| last.width == width && last.bytes == bytes);
-    let Some(known) = known.map(|last| Rc::clone(&last.value)) else {
+    let Some(i) = list
+        .iter()
+        .position(|last| last.width == width && last.bytes == bytes)
+    else {
         return false;
     };
-    *table = known;
+    list[..=i].rotate_right(1);
+    *table = Rc::clone(&list[0].value);
     r.leave();
     true
 }
@@ -247,6 +257,8 @@ pub struct Reuse {
     spare: Spare,
     last: LastBlocks,
     abbrevs: super::bitstream::SharedAbbrevs,
+    /// The reader's spare operand vectors ([`Reader::ops`]).
+    ops: Vec<Vec<u64>>,
 }
 
 /// The largest vectors and tables of the last module decoded, emptied, for
@@ -259,6 +271,8 @@ struct Spare {
     value_types: Vec<TypeId>,
     md: MdTable,
     types: Types,
+    /// The printed bodies' text: grown anew, it was copied at each growth.
+    body_texts: String,
 }
 
 pub(crate) fn bad(r: &Reader<'_>, what: &str) -> Error {
@@ -277,6 +291,7 @@ impl<'a> Module<'a> {
         let spare = std::mem::take(&mut reuse.spare);
         let mut r = Reader::new(data, base);
         r.share_abbrevs(std::mem::take(&mut reuse.abbrevs));
+        r.share_ops(std::mem::take(&mut reuse.ops));
         let mut m = Module {
             last: std::mem::take(&mut reuse.last),
             // The string table follows the module block, and bodies are
@@ -290,8 +305,10 @@ impl<'a> Module<'a> {
         };
         m.md = spare.md;
         m.types = spare.types;
+        m.body_texts = spare.body_texts;
         let read = m.read(&mut r);
         reuse.abbrevs = r.take_shared_abbrevs();
+        reuse.ops = r.take_ops();
         read.map(|()| m)
     }
 
@@ -330,12 +347,14 @@ impl<'a> Module<'a> {
         self.value_types.clear();
         self.md.clear();
         self.types.clear();
+        self.body_texts.clear();
         let spare = Spare {
             body: std::mem::take(&mut self.spare_body),
             values: std::mem::take(&mut self.values),
             value_types: std::mem::take(&mut self.value_types),
             md: std::mem::take(&mut self.md),
             types: std::mem::take(&mut self.types),
+            body_texts: std::mem::take(&mut self.body_texts),
         };
         reuse.spare = spare;
         reuse.last = std::mem::take(&mut self.last);
@@ -356,10 +375,13 @@ impl<'a> Module<'a> {
     }
 
     fn module_block(&mut self, r: &mut Reader<'a>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         loop {
             match r.next_entry()? {
-                Entry::EndBlock => return Ok(()),
+                Entry::EndBlock => {
+                    r.give_back(ops);
+                    return Ok(());
+                }
                 Entry::SubBlock(id) => {
                     r.enter(id)?;
                     match id {
@@ -532,7 +554,7 @@ impl<'a> Module<'a> {
     }
 
     fn type_block(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         let mut declared = 0usize;
         let mut defined = 0usize;
         let mut pending_name: Option<String> = None;
@@ -646,6 +668,7 @@ impl<'a> Module<'a> {
             self.types.push_at(defined, ty).map_err(|e| r.error(e))?;
             defined += 1;
         }
+        r.give_back(ops);
         Ok(())
     }
 
@@ -653,7 +676,7 @@ impl<'a> Module<'a> {
         // A second block of groups (only a hostile file has one) adds to
         // the first: only a module's first is looked up and remembered.
         let key = r.own_bytes().filter(|_| self.groups.is_empty());
-        if reuse_last(r, key, &mut self.groups, &self.last.groups) {
+        if reuse_last(r, key, &mut self.groups, &mut self.last.groups) {
             return Ok(());
         }
         let blockinfo = r.blockinfo_blocks();
@@ -661,7 +684,7 @@ impl<'a> Module<'a> {
         // block's bytes alone.
         let mut typed = false;
         let mut groups = FxHashMap::default();
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code != 3 {
                 continue;
@@ -737,30 +760,32 @@ impl<'a> Module<'a> {
             && !typed
             && r.blockinfo_blocks() == blockinfo
         {
-            self.last.groups = Some(Remembered::new(key, &self.groups));
+            remember(&mut self.last.groups, key, &self.groups);
         }
+        r.give_back(ops);
         Ok(())
     }
 
     fn attr_lists(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 2 {
                 self.lists.push(ops.clone());
             }
         }
+        r.give_back(ops);
         Ok(())
     }
 
     fn kinds(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         // As for attribute groups: a module's first block is looked up.
         let key = r.own_bytes().filter(|_| self.kinds.spans.is_empty());
-        if reuse_last(r, key, &mut self.kinds, &self.last.kinds) {
+        if reuse_last(r, key, &mut self.kinds, &mut self.last.kinds) {
             return Ok(());
         }
         let blockinfo = r.blockinfo_blocks();
         let kinds = Rc::make_mut(&mut self.kinds);
-        let mut ops = Vec::new();
+        let mut ops = r.ops();
         let mut bytes = Vec::new();
         while let Some(rec) = r.next_record(&mut ops)? {
             if rec.code == 6 && !ops.is_empty() {
@@ -774,8 +799,9 @@ impl<'a> Module<'a> {
         if let Some(key) = key
             && r.blockinfo_blocks() == blockinfo
         {
-            self.last.kinds = Some(Remembered::new(key, &self.kinds));
+            remember(&mut self.last.kinds, key, &self.kinds);
         }
+        r.give_back(ops);
         Ok(())
     }
 

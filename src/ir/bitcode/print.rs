@@ -716,11 +716,11 @@ impl Printer<'_, '_, '_> {
         }
     }
 
-    fn pieces(&mut self, out: &mut String, pieces: &[Piece]) {
+    fn pieces(&mut self, out: &mut String, pieces: &[Piece], texts: &[String]) {
         for p in pieces {
             match p {
                 Piece::S(s) => out.push_str(s),
-                Piece::Own(s) => out.push_str(s),
+                Piece::Own(i) => out.push_str(texts.get(*i as usize).map_or("", |s| s)),
                 Piece::T(t) => self.ty(out, *t),
                 Piece::V(v) => self.value(out, *v, 0),
                 Piece::TV(t, v) => {
@@ -970,6 +970,7 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
             p.pieces(
                 out,
                 body.pieces.get(inst.pieces.clone()).unwrap_or_default(),
+                &body.texts,
             );
             if let Some(loc) = inst.dbg {
                 let k = p.location(loc);
@@ -978,7 +979,8 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
             }
             // Most instructions have none: no call then.
             if !inst.attachments.is_empty() {
-                p.attachments(out, &inst.attachments, ", ");
+                let list = body.inst_attachments.get(inst.attachments.clone());
+                p.attachments(out, list.unwrap_or_default(), ", ");
             }
             out.push('\n');
         }
