@@ -548,7 +548,7 @@ mod tests {
             .flat_map(|_| {
                 once.iter().map(|f| {
                     let mut f = f.clone();
-                    rebase(&here, &mut f);
+                    rebase(&here, &mut Default::default(), &mut f);
                     f
                 })
             })
