@@ -486,12 +486,13 @@ fn scan(args: &ScanArgs, rules: &RuleSet) -> ExitCode {
     };
     let mut failing = false;
     let mut written = Ok(());
+    let mut known_files = report::paths::KnownFiles::default();
     let scanned = scan::scan_each(&args.paths, jobs, &config, |mut file| {
         settle(&mut file);
         failing |= fails(&file);
         // JSON and HTML write paths as SARIF does (`report::paths`).
         if matches!(args.format, Format::Json | Format::Html) {
-            report::paths::rebase(&report_root, &mut file);
+            report::paths::rebase(&report_root, &mut known_files, &mut file);
         }
         if written.is_ok() {
             written = stream.add(&file);

@@ -384,6 +384,24 @@ pub fn scan_binaries_each(
     config: &ScanConfig<'_>,
     each: &mut dyn FnMut(usize, FileReport),
 ) {
+    scan_binaries_reusing(paths, config, &mut ModuleReuse::default(), each);
+}
+
+/// What one module's scan leaves the next scanned on the same thread. A
+/// scan keeps one per thread and hands it on explicitly.
+#[derive(Default)]
+pub struct ModuleReuse {
+    /// The argument descriptions earlier modules read.
+    descriptions: ir::air::KnownDescriptions,
+}
+
+/// [`scan_binaries_each`], with what earlier modules left in `reuse`.
+fn scan_binaries_reusing(
+    paths: &[&Path],
+    config: &ScanConfig<'_>,
+    reuse: &mut ModuleReuse,
+    each: &mut dyn FnMut(usize, FileReport),
+) {
     // Read natively unless `--llvm-dis` names a tool.
     let tool = match config.llvm_dis.as_ref().map(|_| config.llvm_dis()) {
         None => None,
@@ -397,11 +415,11 @@ pub fn scan_binaries_each(
     };
     let Some(tool) = tool else {
         // What each module leaves the next, across the batch's files.
-        let mut reuse = ir::bitcode::Reuse::default();
+        let mut decoding = ir::bitcode::Reuse::default();
         for (i, path) in paths.iter().enumerate() {
             let mut note = mismatch_note(path);
-            let read = crate::compile::each_native_module(path, &mut reuse, |m| {
-                let mut report = scan_binary_module(path, m, config);
+            let read = crate::compile::each_native_module(path, &mut decoding, |m| {
+                let mut report = scan_binary_module(path, m, config, reuse);
                 if let Some(note) = note.take() {
                     report.diagnostics.insert(0, note);
                 }
@@ -420,7 +438,7 @@ pub fn scan_binaries_each(
         let reports = modules.map(|modules| {
             modules
                 .into_iter()
-                .map(|m| scan_binary_module(path, m, config))
+                .map(|m| scan_binary_module(path, m, config, reuse))
                 .collect()
         });
         for report in binary_file_reports(path, reports) {
@@ -434,6 +452,7 @@ fn scan_binary_module(
     path: &Path,
     m: crate::compile::ModuleResult,
     config: &ScanConfig<'_>,
+    reuse: &mut ModuleReuse,
 ) -> FileReport {
     let shown = path.display().to_string();
     let name = match (m.library, m.name.split_once(':')) {
@@ -443,7 +462,8 @@ fn scan_binary_module(
     match m.text {
         Ok(text) => {
             let emit_failed = config.emit_ir(&name, &text);
-            let mut r = scan_text_with(name, &text, config);
+            let base = PathBuf::from(&name);
+            let mut r = scan_text_at(name, &base, &text, config, &|_| {}, reuse);
             r.diagnostics.extend(emit_failed);
             // Disassembled in memory: no IR line is on disk.
             for f in &mut r.findings {
@@ -560,6 +580,7 @@ fn merge_levels(
     config: &ScanConfig<'_>,
 ) -> FileReport {
     let mut merged: Option<FileReport> = None;
+    let mut reuse = ModuleReuse::default();
     // (message, levels that gave it), in level order.
     let mut failures: Vec<(String, Vec<&'static str>)> = Vec::new();
     let mut infos = Vec::new();
@@ -578,7 +599,7 @@ fn merge_levels(
         let failure = match c.text {
             Err(e) => Some(e),
             Ok(text) => {
-                let r = scan_text_at(ir_name.clone(), source, &text, config, &|_| {});
+                let r = scan_text_at(ir_name.clone(), source, &text, config, &|_| {}, &mut reuse);
                 match r.status {
                     Status::Error | Status::Skipped => Some(format!(
                         "the compiler's IR ({ir_name}) could not be read: {}",
@@ -685,9 +706,14 @@ pub fn scan_file_with(path: &Path, config: &ScanConfig<'_>) -> FileReport {
             let text = input::as_ir_text(source.bytes());
             let shown = path.display().to_string();
             match text {
-                Ok(text) => scan_text_at(shown.clone(), Path::new(&shown), text, config, &|part| {
-                    source.release(part)
-                }),
+                Ok(text) => scan_text_at(
+                    shown.clone(),
+                    Path::new(&shown),
+                    text,
+                    config,
+                    &|part| source.release(part),
+                    &mut ModuleReuse::default(),
+                ),
                 Err(e) => FileReport::failed(shown, e.0),
             }
         }
@@ -707,15 +733,25 @@ pub fn scan_path(path: &Path, config: &ScanConfig<'_>) -> Vec<FileReport> {
 /// [`scan_path`], giving each report to `each` as soon as it is made (a
 /// binary's module by module).
 pub fn scan_path_each(path: &Path, config: &ScanConfig<'_>, each: &mut dyn FnMut(FileReport)) {
+    scan_path_reusing(path, config, &mut ModuleReuse::default(), each);
+}
+
+/// [`scan_path_each`], with what earlier modules left in `reuse`.
+fn scan_path_reusing(
+    path: &Path,
+    config: &ScanConfig<'_>,
+    reuse: &mut ModuleReuse,
+    each: &mut dyn FnMut(FileReport),
+) {
     let source = match input::load(path) {
         Ok(s) => s,
         Err(e) => return each(FileReport::failed(path.display().to_string(), e.0)),
     };
     if input::Kind::of(source.bytes()).is_binary() {
         drop(source);
-        return scan_binaries_each(&[path], config, &mut |_, r| each(r));
+        return scan_binaries_reusing(&[path], config, reuse, &mut |_, r| each(r));
     }
-    scan_source(path, &source, config)
+    scan_source(path, &source, config, reuse)
         .into_iter()
         .for_each(each);
 }
@@ -725,7 +761,12 @@ pub fn scan_path_each(path: &Path, config: &ScanConfig<'_>, each: &mut dyn FnMut
 /// metallib's functions are, with lines as in the dump. The dump's parts
 /// that are not IR are skipped with a warning, in the last module's report;
 /// a note that the file's name says another kind, in the first.
-fn scan_source(path: &Path, source: &input::Source, config: &ScanConfig<'_>) -> Vec<FileReport> {
+fn scan_source(
+    path: &Path,
+    source: &input::Source,
+    config: &ScanConfig<'_>,
+    reuse: &mut ModuleReuse,
+) -> Vec<FileReport> {
     let shown = path.display().to_string();
     let note = input::Kind::of(source.bytes()).mismatch(path);
     let text = match input::as_ir_text(source.bytes()) {
@@ -735,8 +776,8 @@ fn scan_source(path: &Path, source: &input::Source, config: &ScanConfig<'_>) -> 
     let base = PathBuf::from(&shown);
     let release = |part: &str| source.release(part);
     let mut reports = match ir::dump::split(text) {
-        None => vec![scan_text_at(shown, &base, text, config, &release)],
-        Some(dump) => scan_dump(&shown, &base, dump, config, &release),
+        None => vec![scan_text_at(shown, &base, text, config, &release, reuse)],
+        Some(dump) => scan_dump(&shown, &base, dump, config, &release, reuse),
     };
     if let (Some(note), Some(first)) = (note, reports.first_mut()) {
         first.diagnostics.insert(0, Diagnostic::warning(0, note));
@@ -751,6 +792,7 @@ fn scan_dump(
     dump: ir::dump::Dump<'_>,
     config: &ScanConfig<'_>,
     release: &dyn Fn(&str),
+    reuse: &mut ModuleReuse,
 ) -> Vec<FileReport> {
     let mut reports: Vec<FileReport> = dump
         .modules
@@ -758,7 +800,7 @@ fn scan_dump(
         .map(|m| {
             let module = ir::read_module_at(m.text, m.first_line);
             let name = format!("{shown}:{}", m.name);
-            scan_module_at(name, base, module, config, release)
+            scan_module_at(name, base, module, config, release, reuse)
         })
         .collect();
     if reports.is_empty() {
@@ -769,6 +811,7 @@ fn scan_dump(
             module,
             config,
             release,
+            reuse,
         ));
     }
     if let Some(last) = reports.last_mut() {
@@ -785,7 +828,14 @@ pub fn scan_text(path: String, text: &str, rules: &RuleSet) -> FileReport {
 /// Scans IR text with a full configuration.
 pub fn scan_text_with(path: String, text: &str, config: &ScanConfig<'_>) -> FileReport {
     let base = PathBuf::from(&path);
-    scan_text_at(path, &base, text, config, &|_| {})
+    scan_text_at(
+        path,
+        &base,
+        text,
+        config,
+        &|_| {},
+        &mut ModuleReuse::default(),
+    )
 }
 
 /// As [`scan_text_with`], looking for the MSL files debug info names around
@@ -798,8 +848,9 @@ fn scan_text_at(
     text: &str,
     config: &ScanConfig<'_>,
     release: &dyn Fn(&str),
+    reuse: &mut ModuleReuse,
 ) -> FileReport {
-    scan_module_at(path, base, ir::read_module(text), config, release)
+    scan_module_at(path, base, ir::read_module(text), config, release, reuse)
 }
 
 /// [`scan_text_at`] for a module already read.
@@ -809,6 +860,7 @@ fn scan_module_at(
     mut module: Module<'_>,
     config: &ScanConfig<'_>,
     release: &dyn Fn(&str),
+    reuse: &mut ModuleReuse,
 ) -> FileReport {
     let rules = match config.rules_for(base) {
         Ok(r) => r,
@@ -816,7 +868,7 @@ fn scan_module_at(
     };
     let rules = &*rules;
     let mut diagnostics = std::mem::take(&mut module.diagnostics);
-    let air = ir::air::air_info(&module);
+    let air = ir::air::air_info_knowing(&module, &mut reuse.descriptions);
     diagnostics.extend(air.diagnostics.iter().cloned());
     module.metadata.forget_parsed();
 
@@ -876,7 +928,7 @@ fn scan_module_at(
     // metadata it parsed) is gone: made before the walk, they would sit
     // beside all of that at the scan's peak (~0.1x the input).
     drop(module);
-    let mut owner = ir::air::Owner::for_entry_points(&air.entry_points);
+    let mut owner = ir::air::Owner::for_entry_points(&air.entry_points, &mut reuse.descriptions);
     let mut entries = |kernel: bool| -> Vec<OwnedEntryPoint> {
         let of_kind = |e: &&ir::air::EntryPoint<'_>| (e.stage == "kernel") == kernel;
         air.entry_points
@@ -1232,14 +1284,14 @@ pub fn scan_each(
     // Each unit gives each of its files' reports, with the file's place in
     // the walk, then says the file is done: reports come out in that order
     // whatever the grouping.
-    let work = |unit: &Unit, give: &mut dyn FnMut(Arrived)| {
+    let work = |unit: &Unit, reuse: &mut ModuleReuse, give: &mut dyn FnMut(Arrived)| {
         match unit {
             Unit::Binaries(files) => {
                 let paths: Vec<&Path> = files.iter().map(|(_, p)| p.as_path()).collect();
                 // Files come in order: those before the one giving a report
                 // are done.
                 let mut finished = 0;
-                scan_binaries_each(&paths, config, &mut |i, report| {
+                scan_binaries_reusing(&paths, config, reuse, &mut |i, report| {
                     for (place, _) in files.get(finished..i).unwrap_or_default() {
                         give(Arrived::Done(*place));
                     }
@@ -1257,7 +1309,9 @@ pub fn scan_each(
                 give(Arrived::Done(*i));
             }
             Unit::One(i, Found::File(p)) => {
-                scan_path_each(p, config, &mut |r| give(Arrived::Report(*i, Box::new(r))));
+                scan_path_reusing(p, config, reuse, &mut |r| {
+                    give(Arrived::Report(*i, Box::new(r)))
+                });
                 give(Arrived::Done(*i));
             }
             Unit::Skipped(i, p, why) => {
@@ -1287,17 +1341,18 @@ pub fn scan_each(
             .num_threads(jobs.max(1))
             .build();
         let mut arrived = |arrived| in_order.take(arrived, &mut sink);
+        let mut reuse = ModuleReuse::default();
         match pool {
             // One thread: each report is given as soon as it is made.
             Ok(pool) if jobs <= 1 => pool.install(|| {
                 for unit in walked_units {
-                    work(&unit, &mut arrived);
+                    work(&unit, &mut reuse, &mut arrived);
                 }
             }),
             Ok(pool) => in_threads(&pool, walked_units, &work, arrived),
             Err(_) => {
                 for unit in walked_units {
-                    work(&unit, &mut arrived);
+                    work(&unit, &mut reuse, &mut arrived);
                 }
             }
         }
@@ -1327,10 +1382,14 @@ fn in_threads(
 ) {
     let units = std::sync::Mutex::new(units);
     let take_units = |to_caller: std::sync::mpsc::Sender<Arrived>| {
+        // Each thread's modules hand on to the next on the thread.
+        let mut reuse = ModuleReuse::default();
         // The lock is let go before the work: only the taking is shared.
         while let Some(unit) = units.lock().ok().and_then(|walked| walked.recv().ok()) {
             let mut caller_gone = false;
-            work(&unit, &mut |a| caller_gone |= to_caller.send(a).is_err());
+            work(&unit, &mut reuse, &mut |a| {
+                caller_gone |= to_caller.send(a).is_err()
+            });
             if caller_gone {
                 return;
             }
@@ -1359,7 +1418,7 @@ enum Arrived {
 }
 
 /// Scans a unit, giving what it finds as it goes.
-type UnitWork<'w> = dyn Fn(&Unit, &mut dyn FnMut(Arrived)) + Sync + 'w;
+type UnitWork<'w> = dyn Fn(&Unit, &mut ModuleReuse, &mut dyn FnMut(Arrived)) + Sync + 'w;
 
 /// Reports that arrive out of order, given on in order: those of the file
 /// next in line at once, the others once every file before theirs is done.

@@ -117,7 +117,12 @@ impl PathRoot {
 
     /// Where the file `path` names (its `file_part`) lies.
     pub fn locate(&self, path: &str) -> Located {
-        let abs = self.absolute(Path::new(file_part(path)));
+        self.locate_file(file_part(path))
+    }
+
+    /// Where `file` lies.
+    fn locate_file(&self, file: &str) -> Located {
+        let abs = self.absolute(Path::new(file));
         if let Some(rel) = self.base.as_ref().and_then(|b| abs.strip_prefix(b).ok()) {
             return Located::Inside(rel.to_path_buf());
         }
@@ -135,18 +140,43 @@ impl PathRoot {
     /// `path` as the JSON report writes it: its file relative to the root
     /// (else absolute), and a library member's `:function` kept.
     pub fn path(&self, path: &str) -> String {
+        self.path_knowing(path, &mut KnownFiles::default())
+    }
+
+    /// `path`, its file's place taken from `known` where found before.
+    pub fn path_knowing(&self, path: &str, known: &mut KnownFiles) -> String {
         // Nearly every path of a scan run where it was given: relative,
         // plain, no symlink to resolve. Written as it is.
         if is_plain_relative(path) && self.base == self.cwd {
             return path.to_string();
         }
         let file = file_part(path);
-        let (Located::Inside(p) | Located::Outside(p)) = self.locate(path);
-        let mut out = slashed(&p);
+        let mut out = match known.0.get(file) {
+            Some(written) => written.clone(),
+            None => {
+                let (Located::Inside(p) | Located::Outside(p)) = self.locate_file(file);
+                let written = slashed(&p);
+                if known.0.len() >= MAX_KNOWN_FILES {
+                    known.0.clear();
+                }
+                known.0.insert(file.to_string(), written.clone());
+                written
+            }
+        };
         out.push_str(&path[file.len()..]);
         out
     }
 }
+
+/// Files' places as `PathRoot::path` writes them, by the file as named: a
+/// library's modules name it report after report, and finding where it
+/// lies (its parts folded, `realpath` when outside the root) cost ~12,000
+/// instructions a report (mlx.metallib: 382 reports of one file).
+#[derive(Default)]
+pub struct KnownFiles(rustc_hash::FxHashMap<String, String>);
+
+/// Files kept at most in `KnownFiles`: past it, it starts afresh.
+const MAX_KNOWN_FILES: usize = 4096;
 
 /// Relative, `/`-separated, without `.` or `..` components.
 fn is_plain_relative(path: &str) -> bool {
@@ -168,6 +198,24 @@ mod tests {
         assert_eq!(r.path("/repo/lib.metallib:f"), "lib.metallib:f");
         assert_eq!(r.path("/elsewhere/k.metal"), "/elsewhere/k.metal");
         assert_eq!(r.display(), "/repo");
+    }
+
+    #[test]
+    fn known_files_give_the_paths_finding_them_gives() {
+        let r = PathRoot::fixed("/repo/build", "/repo");
+        let mut known = KnownFiles::default();
+        let lib = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        for p in [
+            "./x/../b c.ll",
+            "/repo/lib.metallib:f",
+            "/elsewhere/k.metal",
+            &format!("{lib}:f"),
+            &format!("{lib}:g"),
+            "./x/../b c.ll",
+        ] {
+            assert_eq!(r.path_knowing(p, &mut known), r.path(p), "{p}");
+        }
+        assert!(r.path(&format!("{lib}:g")).ends_with("Cargo.toml:g"));
     }
 
     #[test]

@@ -150,11 +150,53 @@ pub struct ArgumentOf<S> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unused: bool,
     /// Which distinct description text the argument was read from (not in
-    /// the JSON): arguments with the same number are equal, so an owned
-    /// copy is made once and shared (`Owner`). `None` for a description
-    /// read on its own (inline, or broken).
+    /// the JSON): arguments with the same one are equal, so an owned copy
+    /// is made once and shared (`Owner`). `None` for a description read on
+    /// its own (inline, or broken).
     #[serde(skip)]
-    pub description: Option<u32>,
+    pub description: Option<Description>,
+}
+
+/// Where an argument's description is numbered: among the module's own
+/// texts, or among those a scan keeps from module to module
+/// ([`KnownDescriptions`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Description {
+    Module(u32),
+    Known(u32),
+}
+
+impl<S> ArgumentOf<S> {
+    /// The same argument with each of its texts `text` of what it was.
+    pub fn map_texts<T>(&self, mut text: impl FnMut(&S) -> T) -> ArgumentOf<T> {
+        ArgumentOf {
+            index: self.index,
+            kind: self.kind,
+            air_kind: text(&self.air_kind),
+            builtin: self.builtin.as_ref().map(&mut text),
+            location_index: self.location_index,
+            address_space: self.address_space,
+            access: self.access.as_ref().map(&mut text),
+            name: self.name.as_ref().map(&mut text),
+            type_name: self.type_name.as_ref().map(&mut text),
+            type_size: self.type_size,
+            buffer_size: self.buffer_size,
+            function_constant: self.function_constant.as_ref().map(&mut text),
+            struct_fields: self
+                .struct_fields
+                .iter()
+                .map(|f| StructFieldOf {
+                    offset: f.offset,
+                    size: f.size,
+                    count: f.count,
+                    type_name: text(&f.type_name),
+                    name: text(&f.name),
+                })
+                .collect(),
+            unused: self.unused,
+            description: self.description,
+        }
+    }
 }
 
 pub type Argument<'a> = ArgumentOf<&'a str>;
@@ -210,28 +252,34 @@ impl FunctionConstant<'_> {
 }
 
 /// Makes owned copies of entry points for a report that outlives the
-/// module's text, each distinct argument description once, and each
-/// distinct text of the arguments once: their kinds, accesses and type and
-/// field names repeat through a module (typed-12MB: ~12,000 texts of 1,140
+/// module's text, each distinct argument description once (once per scan
+/// for those the scan keeps, see [`KnownDescriptions`]), and each distinct
+/// text of the arguments once: their kinds, accesses and type and field
+/// names repeat through a module (typed-12MB: ~12,000 texts of 1,140
 /// descriptions), and a copy of each cost an allocation and a free.
-#[derive(Default)]
-pub struct Owner {
-    /// By `Argument::description`.
+pub struct Owner<'k> {
+    /// By `Description::Module`.
     described: Vec<Option<Shared<OwnedArgument>>>,
+    known: &'k mut KnownDescriptions,
     texts: rustc_hash::FxHashSet<std::sync::Arc<str>>,
 }
 
-impl Owner {
+impl<'k> Owner<'k> {
     /// An owner sized for `entry_points`' arguments: a module's distinct
     /// texts number about its arguments (a few kinds shared, a name and a
     /// type name each), and growing the set from empty rehashed it
-    /// module after module.
-    pub fn for_entry_points(entry_points: &[EntryPoint<'_>]) -> Self {
+    /// module after module. The owned copies of `known`'s descriptions go
+    /// to `known`, for the modules after.
+    pub fn for_entry_points(
+        entry_points: &[EntryPoint<'_>],
+        known: &'k mut KnownDescriptions,
+    ) -> Self {
         let arguments = entry_points.iter().map(|e| e.arguments.len()).sum();
         let mut texts = rustc_hash::FxHashSet::default();
         texts.reserve(arguments);
         Owner {
             described: Vec::new(),
+            known,
             texts,
         }
     }
@@ -250,17 +298,29 @@ impl Owner {
     }
 
     fn argument(&mut self, a: &Argument<'_>) -> Shared<OwnedArgument> {
-        let Some(d) = a.description.map(|d| d as usize) else {
-            return Shared(std::sync::Arc::new(self.owned_argument(a)));
+        let slot = match a.description {
+            None => return Shared(std::sync::Arc::new(self.owned_argument(a))),
+            Some(Description::Module(d)) => {
+                let d = d as usize;
+                if self.described.len() <= d {
+                    self.described.resize(d + 1, None);
+                }
+                self.described.get(d)
+            }
+            Some(Description::Known(d)) => self.known.read.get(d as usize).map(|k| &k.owned),
         };
-        if self.described.len() <= d {
-            self.described.resize(d + 1, None);
-        }
-        if let Some(Some(shared)) = self.described.get(d) {
+        if let Some(Some(shared)) = slot {
             return shared.clone();
         }
         let shared = Shared(std::sync::Arc::new(self.owned_argument(a)));
-        if let Some(slot) = self.described.get_mut(d) {
+        let slot = match a.description {
+            Some(Description::Module(d)) => self.described.get_mut(d as usize),
+            Some(Description::Known(d)) => {
+                self.known.read.get_mut(d as usize).map(|k| &mut k.owned)
+            }
+            None => None,
+        };
+        if let Some(slot) = slot {
             *slot = Some(shared.clone());
         }
         shared
@@ -277,32 +337,101 @@ impl Owner {
     }
 
     fn owned_argument(&mut self, a: &Argument<'_>) -> OwnedArgument {
-        ArgumentOf {
-            index: a.index,
-            kind: a.kind,
-            air_kind: self.text(a.air_kind),
-            builtin: a.builtin.map(|s| self.text(s)),
-            location_index: a.location_index,
-            address_space: a.address_space,
-            access: a.access.map(|s| self.text(s)),
-            name: a.name.map(|s| self.text(s)),
-            type_name: a.type_name.map(|s| self.text(s)),
-            type_size: a.type_size,
-            buffer_size: a.buffer_size,
-            function_constant: a.function_constant.map(|s| self.text(s)),
-            struct_fields: a
-                .struct_fields
-                .iter()
-                .map(|f| StructFieldOf {
-                    offset: f.offset,
-                    size: f.size,
-                    count: f.count,
-                    type_name: self.text(f.type_name),
-                    name: self.text(f.name),
-                })
-                .collect(),
-            unused: a.unused,
-            description: a.description,
+        a.map_texts(|s| self.text(s))
+    }
+}
+
+/// Argument descriptions read in earlier modules, by their text, so that
+/// a module repeating one takes what it gave instead of reading it again,
+/// with the owned copy made for the first report that had it. A library's
+/// modules repeat their descriptions (mlx.metallib: 8,155 self-contained
+/// descriptions in 382 modules, of 261 texts), and reading one cost ~3,300
+/// instructions. Only a description that names no other node is kept: an
+/// id means another node in another module. A scan keeps one per thread
+/// and hands it from module to module.
+#[derive(Default)]
+pub struct KnownDescriptions {
+    by_text: FxHashMap<Box<str>, u32>,
+    read: Vec<KnownArgument>,
+}
+
+/// A description kept: its texts by where they stand in its own text, and
+/// the owned copy of the argument once a report has made one.
+struct KnownArgument {
+    arg: ArgumentOf<TextSpan>,
+    owned: Option<Shared<OwnedArgument>>,
+}
+
+/// A text of a kept argument: a range of its description's text, or one
+/// the reader gives of its own (`access`, an absent kind).
+#[derive(Debug, Clone, Copy)]
+enum TextSpan {
+    In(u32, u32),
+    Fixed(&'static str),
+}
+
+/// The texts an argument may hold that are not in its description.
+const FIXED_TEXTS: [&str; 4] = ["", "read", "write", "read_write"];
+
+/// Descriptions kept at most: past it the next module starts afresh. At
+/// ~1 KB each (text, owned copy), it bounds what the scan holds.
+const MAX_KNOWN_DESCRIPTIONS: usize = 1024;
+
+impl KnownDescriptions {
+    /// The argument `text`, kept before, gives, its texts borrowed from
+    /// `text`.
+    fn get<'a>(&self, text: &'a str) -> Option<Argument<'a>> {
+        let known = self.read.get(*self.by_text.get(text)? as usize)?;
+        Some(known.arg.map_texts(|span| match *span {
+            TextSpan::In(from, to) => text.get(from as usize..to as usize).unwrap_or_default(),
+            TextSpan::Fixed(s) => s,
+        }))
+    }
+
+    /// Keeps what reading description `text` gave, `a`, if `text` names no
+    /// other node and each of `a`'s texts is in it or fixed; numbers `a`
+    /// for its owned copy to be shared.
+    fn keep(&mut self, text: &str, a: &mut Argument<'_>) -> bool {
+        // Past the tuple's own `!{`, a `!` opens a string or names a node.
+        let b = text.as_bytes();
+        let names_a_node = memchr::memchr_iter(b'!', b)
+            .skip(1)
+            .any(|i| b.get(i + 1) != Some(&b'"'));
+        if names_a_node || self.read.len() >= MAX_KNOWN_DESCRIPTIONS {
+            return false;
+        }
+        let n = self.read.len() as u32;
+        a.description = Some(Description::Known(n));
+        let mut all_there = true;
+        let arg = a.map_texts(|s| {
+            let from = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+            if from <= text.len() && s.len() <= text.len() - from {
+                // Both bounds fit in u32: metadata texts are far shorter.
+                return TextSpan::In(from as u32, (from + s.len()) as u32);
+            }
+            match FIXED_TEXTS.iter().find(|f| **f == *s) {
+                Some(f) => TextSpan::Fixed(f),
+                None => {
+                    all_there = false;
+                    TextSpan::Fixed("")
+                }
+            }
+        });
+        if !all_there || text.len() > u32::MAX as usize {
+            a.description = None;
+            return false;
+        }
+        self.by_text.insert(text.into(), n);
+        self.read.push(KnownArgument { arg, owned: None });
+        true
+    }
+
+    /// Starts afresh once full (between modules: a module's arguments
+    /// name theirs until its report is made).
+    fn make_room(&mut self) {
+        if self.read.len() >= MAX_KNOWN_DESCRIPTIONS {
+            self.by_text.clear();
+            self.read.clear();
         }
     }
 }
@@ -338,12 +467,23 @@ fn warn(diags: &mut Vec<Diagnostic>, line: u32, message: impl Into<String>) {
 
 /// Interprets the AIR metadata of `m`.
 pub fn air_info<'a>(m: &Module<'a>) -> AirInfo<'a> {
-    air_info_with(m, true)
+    air_info_with(m, true, None)
+}
+
+/// `air_info`, taking the descriptions `known` kept from earlier modules
+/// and keeping this module's for the next.
+pub fn air_info_knowing<'a>(m: &Module<'a>, known: &mut KnownDescriptions) -> AirInfo<'a> {
+    known.make_room();
+    air_info_with(m, true, Some(known))
 }
 
 /// `air_info`, reading each argument description afresh when `memo` is
-/// false: what the memo must agree with.
-fn air_info_with<'a>(m: &Module<'a>, memo: bool) -> AirInfo<'a> {
+/// false (`known` unused): what the memos must agree with.
+fn air_info_with<'a>(
+    m: &Module<'a>,
+    memo: bool,
+    known: Option<&mut KnownDescriptions>,
+) -> AirInfo<'a> {
     let mut info = AirInfo::default();
     let md = &m.metadata;
     let mut items = Items {
@@ -353,6 +493,7 @@ fn air_info_with<'a>(m: &Module<'a>, memo: bool) -> AirInfo<'a> {
     let mut bufs = Buffers {
         memo: memo.then(Default::default),
         structs: memo.then(Default::default),
+        known: known.filter(|_| memo),
         ..Default::default()
     };
     'lists: for (list, stage) in ENTRY_POINT_LISTS {
@@ -443,7 +584,7 @@ fn strings_of<'a>(m: &Module<'a>, name: &str) -> Vec<&'a str> {
 /// Operand buffers reused from one argument description to the next
 /// (see `MetadataTable::tuple_of_into`), and the arguments read so far.
 #[derive(Default)]
-struct Buffers<'a> {
+struct Buffers<'a, 'k> {
     /// An entry point's argument list.
     args: Vec<MetaOperand<'a>>,
     /// One argument's description.
@@ -463,6 +604,8 @@ struct Buffers<'a> {
     /// that differ (another argument name) name the same few layouts:
     /// typed-12MB.ll reads 397 under 203 ids, of 16 texts.
     structs: Option<Layouts<'a>>,
+    /// The descriptions earlier modules read (kept with `memo`).
+    known: Option<&'k mut KnownDescriptions>,
 }
 
 /// Struct layouts read, by their text: their fields and odd-shape count.
@@ -484,7 +627,7 @@ fn entry_point<'a>(
     diags: &mut Vec<Diagnostic>,
     line: u32,
     items: &mut Items,
-    bufs: &mut Buffers<'a>,
+    bufs: &mut Buffers<'a, '_>,
 ) -> Option<EntryPoint<'a>> {
     let ops = md.tuple_once(id)?;
     let name = ops.first()?.as_global()?;
@@ -502,6 +645,7 @@ fn entry_point<'a>(
         inner,
         memo,
         structs,
+        known,
     } = bufs;
     if let Some(op) = ops.get(2)
         && md.tuple_of_into(op, args)
@@ -522,8 +666,13 @@ fn entry_point<'a>(
                 (MetaOperand::Ref(id), Some(_)) => md.node_text(*id),
                 _ => None,
             };
-            let known = text.and_then(|t| memo.as_ref()?.get(t));
-            let read = match known {
+            // Read in an earlier module: given again from its text.
+            if let Some(a) = text.and_then(|t| known.as_deref()?.get(t)) {
+                ep.arguments.push(a);
+                continue;
+            }
+            let repeated = text.and_then(|t| memo.as_ref()?.get(t));
+            let read = match repeated {
                 // Done again only where all it did can be: the budget may
                 // run out in its struct fields this time.
                 Some(known) if known.items <= items.left => {
@@ -545,12 +694,23 @@ fn entry_point<'a>(
                     }
                     // Not kept when the budget ran out in it, or a node it
                     // read was broken (its error is recorded at each read).
-                    if let (Some(text), Some(memo)) = (text, memo.as_mut())
-                        && items.out_at.is_none()
-                        && md.error_count() == errors
+                    let repeatable = items.out_at.is_none() && md.error_count() == errors;
+                    // For the scan: what read no other node, warned nothing
+                    // and took nothing from the budget is the same wherever
+                    // its text is.
+                    let kept = match (text, known.as_deref_mut(), &mut read) {
+                        (Some(text), Some(known), Some(a))
+                            if repeatable && odd_shapes == 0 && items.left == left =>
+                        {
+                            known.keep(text, a)
+                        }
+                        _ => false,
+                    };
+                    if let (Some(text), Some(memo), false) = (text, memo.as_mut(), kept)
+                        && repeatable
                     {
                         if let Some(a) = &mut read {
-                            a.description = u32::try_from(memo.len()).ok();
+                            a.description = u32::try_from(memo.len()).ok().map(Description::Module);
                         }
                         let read = ReadArgument {
                             arg: read.clone(),
@@ -867,8 +1027,19 @@ mod memo_tests {
     /// but the arguments' `description` (checked here: the same number,
     /// the same argument).
     fn read(text: &str, memo: bool) -> String {
+        read_knowing(text, memo, None)
+    }
+
+    /// `read`, with the descriptions `known` kept from the texts read before.
+    fn read_knowing(text: &str, memo: bool, known: Option<&mut KnownDescriptions>) -> String {
         let m = crate::ir::read_module(text);
-        let mut info = air_info_with(&m, memo);
+        let mut info = match known {
+            Some(known) => {
+                known.make_room();
+                air_info_with(&m, memo, Some(known))
+            }
+            None => air_info_with(&m, memo, None),
+        };
         let mut described = std::collections::HashMap::new();
         for a in info.entry_points.iter_mut().flat_map(|e| &mut e.arguments) {
             let Some(d) = a.description.take() else {
@@ -884,7 +1055,8 @@ mod memo_tests {
     /// The memo gives what reading every description gives: on every
     /// fixture, and on descriptions repeated under new ids that name a
     /// struct layout (of an odd shape, twice), a function constant, a
-    /// broken node and a missing one.
+    /// broken node and a missing one, and self-contained ones (kept from
+    /// module to module).
     #[test]
     fn memo_gives_what_reading_gives() {
         let repeated = "\
@@ -892,8 +1064,8 @@ mod memo_tests {
 !1 = !{ptr @a, !{}, !10}
 !2 = !{ptr @b, !{}, !20}
 !3 = !{ptr @c, !{}, !10, !{!\"air.max_work_group_size\", i32 64}}
-!10 = !{!11, !12, !13, !14, !15, !11, !16}
-!20 = !{!21, !22, !23, !24, !25, !99, !26}
+!10 = !{!11, !12, !13, !14, !15, !11, !16, !17, !18, !17}
+!20 = !{!21, !22, !23, !24, !25, !99, !26, !27, !28}
 !11 = !{i32 0, !\"air.buffer\", !\"air.struct_type_info\", !30, !\"air.struct_type_info\", !30, !\"air.arg_name\", !\"s\"}
 !21 = !{i32 0, !\"air.buffer\", !\"air.struct_type_info\", !30, !\"air.struct_type_info\", !30, !\"air.arg_name\", !\"s\"}
 !12 = !{i32 1, !\"air.function_constant\", !31, !\"air.buffer\", !\"air.arg_name\", !\"f\"}
@@ -906,6 +1078,10 @@ mod memo_tests {
 !25 = !{i32 4, !\"air.buffer\", !\"air.struct_type_info\", !33, !\"air.arg_name\", !\"x\"}
 !16 = !{i32 5, !\"air.buffer\", !\"air.struct_type_info\", !34, !\"air.arg_name\", !\"y\"}
 !26 = !{i32 5, !\"air.buffer\", !\"air.struct_type_info\", !35, !\"air.arg_name\", !\"z\"}
+!17 = !{i32 6, !\"air.buffer\", !\"air.read_write\", !\"air.arg_name\", !\"w\"}
+!27 = !{i32 6, !\"air.buffer\", !\"air.read_write\", !\"air.arg_name\", !\"w\"}
+!18 = !{i32 7, !\"air.thread_position_in_grid\", !\"air.arg_type_name\", !\"uint\"}
+!28 = !{i32 7, !\"air.thread_position_in_grid\", !\"air.arg_type_name\", !\"uint\"}
 !30 = !{i32 0, i32 4, i32 0, !\"int\"}
 !31 = !{ptr addrspace(2) @fc, !\"bool\", !\"use_f\"}
 !32 = !{i32 0, i32 4, i32 0, !\"int\", !\"a\", i32 4, i32 4, i32 0, !\"int\", !\"b\"}
@@ -915,6 +1091,11 @@ mod memo_tests {
 ";
         let on = read(repeated, true);
         assert_eq!(on, read(repeated, false));
+        // Kept from one module to the next, descriptions give the same.
+        let mut known = KnownDescriptions::default();
+        assert_eq!(on, read_knowing(repeated, true, Some(&mut known)));
+        assert_eq!(known.read.len(), 2);
+        assert_eq!(on, read_knowing(repeated, true, Some(&mut known)));
         // What the fixture is for: each case is there.
         assert_eq!(on.matches("unexpected shape").count(), 10, "{on}");
         assert_eq!(on.matches("use_f").count(), 3, "{on}");
@@ -924,6 +1105,7 @@ mod memo_tests {
         assert_eq!(on.matches("name: \"q\"").count(), 3, "{on}");
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = 0;
+        let mut known = KnownDescriptions::default();
         let mut dirs = vec![root.join("testdata"), root.join("../shared/corpus")];
         while let Some(dir) = dirs.pop() {
             for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -933,7 +1115,14 @@ mod memo_tests {
                 } else if path.extension().is_some_and(|e| e == "ll")
                     && let Ok(text) = std::fs::read_to_string(&path)
                 {
-                    assert_eq!(read(&text, true), read(&text, false), "{path:?}");
+                    let alone = read(&text, false);
+                    assert_eq!(read(&text, true), alone, "{path:?}");
+                    // Every file after the others, knowing theirs.
+                    assert_eq!(
+                        read_knowing(&text, true, Some(&mut known)),
+                        alone,
+                        "{path:?}"
+                    );
                     files += 1;
                 }
             }

@@ -335,8 +335,11 @@ pub struct JsonStream<W: Write> {
     findings_written: usize,
     summary: SummaryCounter,
     totals: Totals,
-    /// Lays out each file and finding, its buffer kept between them.
+    /// Lays out each finding, its buffer kept between them.
     pretty: PrettyWriter,
+    /// Lays out each file, the texts of the arguments it holds kept
+    /// between them.
+    files_pretty: PrettyWriter,
     causes: super::causes::Causes,
 }
 
@@ -422,6 +425,7 @@ impl<W: Write> JsonStream<W> {
             summary: SummaryCounter::new(None),
             totals: Totals::default(),
             pretty: PrettyWriter::default(),
+            files_pretty: PrettyWriter::default(),
             causes: Default::default(),
         })
     }
@@ -430,7 +434,12 @@ impl<W: Write> JsonStream<W> {
     pub fn add(&mut self, file: &FileReport) -> io::Result<()> {
         element(&mut self.out, self.files)?;
         self.files += 1;
-        self.pretty.write(&mut self.out, 2, file)?;
+        for entry in file.kernels.iter().chain(&file.shaders) {
+            for argument in &entry.arguments {
+                self.files_pretty.hold(&argument.0);
+            }
+        }
+        self.files_pretty.write_holding(&mut self.out, 2, file)?;
         for f in &file.findings {
             // Asked for each finding, so that a file's many findings spill.
             let findings = self.findings.writer(self.spill_at);
@@ -539,7 +548,7 @@ mod tests {
             .flat_map(|_| {
                 once.iter().map(|f| {
                     let mut f = f.clone();
-                    rebase(&here, &mut f);
+                    rebase(&here, &mut Default::default(), &mut f);
                     f
                 })
             })

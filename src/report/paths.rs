@@ -3,7 +3,7 @@
 //! JSON and SARIF reports of a scan name each file the same way and a
 //! dashboard can join them.
 
-pub use crate::input::root::{Located, PathRoot, file_part};
+pub use crate::input::root::{KnownFiles, Located, PathRoot, file_part};
 use crate::scan::FileReport;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -12,13 +12,15 @@ use std::sync::Arc;
 /// JSON and HTML reports are given it (SARIF makes its URIs from the paths
 /// as found). Each distinct path is worked out once: a file's findings
 /// share a few, and cloning the report to rewrite them cost ~4% of a scan.
-pub fn rebase(root: &PathRoot, file: &mut FileReport) {
+/// The places of the files named, found once (`known`, kept from one
+/// report to the next).
+pub fn rebase(root: &PathRoot, known: &mut KnownFiles, file: &mut FileReport) {
     let mut done: FxHashMap<String, Arc<str>> = FxHashMap::default();
     let mut path = |p: &str| -> Arc<str> {
         if let Some(d) = done.get(p) {
             return d.clone();
         }
-        let d: Arc<str> = Arc::from(root.path(p));
+        let d: Arc<str> = Arc::from(root.path_knowing(p, known));
         done.insert(p.to_string(), d.clone());
         d
     };
