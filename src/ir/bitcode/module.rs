@@ -259,6 +259,9 @@ struct Spare {
     value_types: Vec<TypeId>,
     md: MdTable,
     types: Types,
+    /// The printer's tables and texts (see [`super::print::Numbering`]).
+    numbering: super::print::Numbering,
+    body_texts: String,
 }
 
 pub(crate) fn bad(r: &Reader<'_>, what: &str) -> Error {
@@ -286,6 +289,8 @@ impl<'a> Module<'a> {
             values: spare.values,
             value_types: spare.value_types,
             spare_body: spare.body,
+            numbering: spare.numbering,
+            body_texts: spare.body_texts,
             ..Module::default()
         };
         m.md = spare.md;
@@ -336,6 +341,11 @@ impl<'a> Module<'a> {
             value_types: std::mem::take(&mut self.value_types),
             md: std::mem::take(&mut self.md),
             types: std::mem::take(&mut self.types),
+            numbering: std::mem::take(&mut self.numbering).emptied(),
+            body_texts: {
+                self.body_texts.clear();
+                std::mem::take(&mut self.body_texts)
+            },
         };
         reuse.spare = spare;
         reuse.last = std::mem::take(&mut self.last);
