@@ -24,6 +24,9 @@ pub struct Numbering {
     numbers: Vec<u32>,
     next: u32,
     ready: bool,
+    /// Metadata strings' texts by their bytes, kept from module to module
+    /// (see [`Strings`]).
+    strings: Strings,
     /// `!N = ...` lines of nodes numbered while bodies were printed.
     extra: String,
     locations: FxHashMap<[u64; 5], u32>,
@@ -83,6 +86,38 @@ impl Numbering {
     /// or lists was read).
     pub fn forget_attributes(&mut self) {
         self.list_groups = None;
+    }
+}
+
+/// Metadata strings' texts (`!"omnipotent char"`) by their bytes. A body's
+/// own strings (tbaa's type names, loop hints) are new ids in each body and
+/// each module, but the same few names: escaping them anew was ~0.8% of a
+/// scan of mlx.metallib. Kept across modules (the printer's tables go from
+/// module to module in [`super::Reuse`]), and dropped when large, so a
+/// batch of unrelated modules cannot grow it without end.
+#[derive(Debug, Default)]
+struct Strings {
+    spans: FxHashMap<Box<[u8]>, (usize, usize)>,
+    text: String,
+}
+
+impl Strings {
+    /// Kept texts at most (bytes): mlx.metallib's strings take ~20 KB.
+    const MAX_TEXT: usize = 1 << 20;
+
+    fn get(&self, bytes: &[u8]) -> Option<&str> {
+        let &(start, end) = self.spans.get(bytes)?;
+        self.text.get(start..end)
+    }
+
+    fn keep(&mut self, bytes: &[u8], text: &str) {
+        if self.text.len() + text.len() > Self::MAX_TEXT {
+            self.spans.clear();
+            self.text.clear();
+        }
+        let start = self.text.len();
+        self.text.push_str(text);
+        self.spans.insert(bytes.into(), (start, self.text.len()));
     }
 }
 
@@ -578,9 +613,17 @@ impl Printer<'_, '_, '_> {
         let named_locals = self.named_locals;
         match item {
             Md::Str(s) => {
-                out.push_str("!\"");
-                escape_into(out, self.m.md.str(s));
-                out.push('"');
+                let bytes = self.m.md.str(s);
+                match self.n.strings.get(bytes) {
+                    Some(text) => out.push_str(text),
+                    None => {
+                        let start = out.len();
+                        out.push_str("!\"");
+                        escape_into(out, bytes);
+                        out.push('"');
+                        self.n.strings.keep(bytes, &out[start..]);
+                    }
+                }
             }
             Md::Value(t, v) => {
                 self.ty(out, *t);
