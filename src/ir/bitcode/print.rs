@@ -29,6 +29,8 @@ pub struct Numbering {
     strings: Strings,
     /// `!N = ...` lines of nodes numbered while bodies were printed.
     extra: String,
+    /// The module's text but its bodies and their nodes (see [`module`]).
+    rest: String,
     locations: FxHashMap<[u64; 5], u32>,
     /// `#K` of each function-attribute group, in order of first use.
     groups: FxHashMap<u64, u32>,
@@ -193,18 +195,6 @@ pub fn escape_into(out: &mut String, bytes: &[u8]) {
         out.push(char::from(HEX[usize::from(c >> 4)]));
         out.push(char::from(HEX[usize::from(c & 15)]));
     };
-    // Short ones (tbaa's `int`, `omnipotent char`) byte by byte: checking
-    // and copying them at once below costs more for a few bytes.
-    if bytes.len() <= 16 {
-        for &c in bytes {
-            if plain(c) {
-                out.push(char::from(c));
-            } else {
-                escaped(out, c);
-            }
-        }
-        return;
-    }
     // Most strings are all plain: checked without a branch per byte (the
     // compiler makes it a vector loop), then copied at once.
     if bytes.iter().fold(true, |all, &c| all & plain(c)) {
@@ -1181,9 +1171,13 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
 /// Prints the whole module. `module_id` goes on the `; ModuleID` line.
 pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
     let mut n = std::mem::take(&mut m.numbering);
-    // Room for the bodies and, roughly, the rest: growing by doubling
-    // copied the text about once more.
-    let mut out = String::with_capacity(m.body_texts.len() + m.body_texts.len() / 2);
+    // All but the bodies and their nodes first, noting where each body
+    // goes; then the text is put together in one string of its size
+    // (grown by doubling, it was copied about once more: most modules'
+    // text is more than 1.5 times their bodies').
+    let mut out = std::mem::take(&mut n.rest);
+    out.clear();
+    let mut bodies = Vec::new();
     {
         let mut p = Printer {
             m,
@@ -1262,7 +1256,7 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
         for f in 0..p.m.functions.len() {
             out.push('\n');
             match &p.m.functions[f].body {
-                Some(span) => out.push_str(p.m.body_texts.get(span.clone()).unwrap_or_default()),
+                Some(span) => bodies.push((out.len(), span.clone())),
                 None => {
                     p.header(&mut out, f, None);
                     out.push('\n');
@@ -1313,13 +1307,23 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
             p.md_definition(&mut out, item);
             out.push('\n');
         }
-        out.push_str(&p.n.extra);
     }
+    let size = out.len() + n.extra.len() + bodies.iter().map(|(_, b)| b.len()).sum::<usize>();
+    let mut text = String::with_capacity(size);
+    let mut from = 0;
+    for (at, body) in bodies {
+        text.push_str(out.get(from..at).unwrap_or_default());
+        text.push_str(m.body_texts.get(body).unwrap_or_default());
+        from = at;
+    }
+    text.push_str(out.get(from..).unwrap_or_default());
+    text.push_str(&n.extra);
+    n.rest = out;
     let failed = n.failed.take();
     m.numbering = n;
     match failed {
         Some(why) => Err(why),
-        None => Ok(out),
+        None => Ok(text),
     }
 }
 
