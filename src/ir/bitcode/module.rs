@@ -271,6 +271,8 @@ struct Spare {
     value_types: Vec<TypeId>,
     md: MdTable,
     types: Types,
+    /// The printer's tables and texts (see [`super::print::Numbering`]).
+    numbering: super::print::Numbering,
     /// The printed bodies' text: grown anew, it was copied at each growth.
     body_texts: String,
 }
@@ -301,11 +303,12 @@ impl<'a> Module<'a> {
             values: spare.values,
             value_types: spare.value_types,
             spare_body: spare.body,
+            numbering: spare.numbering,
+            body_texts: spare.body_texts,
             ..Module::default()
         };
         m.md = spare.md;
         m.types = spare.types;
-        m.body_texts = spare.body_texts;
         let read = m.read(&mut r);
         reuse.abbrevs = r.take_shared_abbrevs();
         reuse.ops = r.take_ops();
@@ -354,6 +357,7 @@ impl<'a> Module<'a> {
             value_types: std::mem::take(&mut self.value_types),
             md: std::mem::take(&mut self.md),
             types: std::mem::take(&mut self.types),
+            numbering: std::mem::take(&mut self.numbering).emptied(),
             body_texts: std::mem::take(&mut self.body_texts),
         };
         reuse.spare = spare;
