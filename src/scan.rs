@@ -393,6 +393,8 @@ pub fn scan_binaries_each(
 pub struct ModuleReuse {
     /// The argument descriptions earlier modules read.
     descriptions: ir::air::KnownDescriptions,
+    /// The rules' buffers (`rules::run`).
+    rules: rules::engine::Scratch,
 }
 
 /// [`scan_binaries_each`], with what earlier modules left in `reuse`.
@@ -918,6 +920,7 @@ fn scan_module_at(
         &resolver,
         &mut diagnostics,
         release,
+        &mut reuse.rules,
     );
     summary.blocks += blocks;
     summary.instructions += instructions;
@@ -1101,6 +1104,9 @@ pub fn walk_functions<'a>(
 /// Runs the rules on every function and maps each finding to its source;
 /// gives each body's text to `release` once done with it. Returns the
 /// findings, the AIR layer, and the blocks and instructions read.
+// One argument past clippy's limit: the rules' buffers, handed on from
+// the scan's `ModuleReuse` like its other per-thread state.
+#[allow(clippy::too_many_arguments)]
 fn analyze<'a>(
     module: &mut Module<'a>,
     air: ir::air::AirInfo<'a>,
@@ -1109,13 +1115,20 @@ fn analyze<'a>(
     resolver: &crate::source::Resolver,
     diagnostics: &mut Vec<Diagnostic>,
     release: &dyn Fn(&str),
+    scratch: &mut rules::engine::Scratch,
 ) -> (Vec<Finding>, ir::air::AirInfo<'a>, usize, usize) {
     let mut findings = Vec::new();
     let path: std::sync::Arc<str> = path.into();
     let mut done = DoneText::default();
     let walked = walk_functions(module, air, diagnostics, |module, ctx, v| {
         let first_new = findings.len();
-        rules::run(rules, &v.context(module, ctx), &path, &mut findings);
+        rules::run(
+            rules,
+            &v.context(module, ctx),
+            &path,
+            &mut findings,
+            scratch,
+        );
         let new = &mut findings[first_new..];
         let located = !new.is_empty() && v.body.instructions.iter().any(|i| i.dbg.is_some());
         // Of the function's name: the same for all its findings.

@@ -54,12 +54,47 @@ fn size_align_at(types: &TypeTable<'_>, ty: TypeId, depth: u32) -> Option<(u64, 
 
 /// Byte offset of struct field `index`.
 pub fn field_offset(types: &TypeTable<'_>, ty: TypeId, index: u64) -> Option<u64> {
+    field_offset_with(types, &mut Sizes::default(), ty, index)
+}
+
+/// `size_align` of each type asked, by `TypeId`: a GEP's offset needs the
+/// size of its struct and of every field before the one it reaches, and a
+/// module's loads ask about the same few argument structs again and again
+/// (each a walk of all its fields, recursively, without it).
+#[derive(Default)]
+pub struct Sizes(Vec<Option<Option<(u64, u64)>>>);
+
+impl Sizes {
+    pub fn size_align(&mut self, types: &TypeTable<'_>, ty: TypeId) -> Option<(u64, u64)> {
+        let k = ty.0 as usize;
+        if let Some(Some(known)) = self.0.get(k) {
+            return *known;
+        }
+        let r = size_align(types, ty);
+        // Only the table's own ids are kept (it bounds the memo's length).
+        if k < types.len() {
+            if self.0.len() <= k {
+                self.0.resize(k + 1, None);
+            }
+            self.0[k] = Some(r);
+        }
+        r
+    }
+}
+
+/// `field_offset` with the fields' sizes from `sizes`.
+fn field_offset_with(
+    types: &TypeTable<'_>,
+    sizes: &mut Sizes,
+    ty: TypeId,
+    index: u64,
+) -> Option<u64> {
     let Type::Struct { fields, packed } = types.get(types.resolve(ty)) else {
         return None;
     };
     let mut offset: u64 = 0;
     for (i, f) in fields.iter().enumerate() {
-        let (s, a) = size_align(types, *f)?;
+        let (s, a) = sizes.size_align(types, *f)?;
         let a = if *packed { 1 } else { a };
         offset = offset.div_ceil(a).checked_mul(a)?;
         if i as u64 == index {
@@ -80,6 +115,7 @@ pub struct GepOffset {
 
 pub fn gep_offset(
     types: &TypeTable<'_>,
+    sizes: &mut Sizes,
     source: TypeId,
     indices: &[&Value<'_>],
 ) -> Option<GepOffset> {
@@ -93,7 +129,7 @@ pub fn gep_offset(
             _ => None,
         };
         if n == 0 {
-            let (size, _) = size_align(types, ty)?;
+            let (size, _) = sizes.size_align(types, ty)?;
             match constant {
                 Some(c) => offset = offset.wrapping_add((c as u64).wrapping_mul(size)),
                 None => exact = false,
@@ -103,12 +139,12 @@ pub fn gep_offset(
         match types.get(types.resolve(ty)) {
             Type::Struct { .. } => {
                 let c = constant? as u64;
-                offset = offset.wrapping_add(field_offset(types, ty, c)?);
+                offset = offset.wrapping_add(field_offset_with(types, sizes, ty, c)?);
                 ty = types.member(ty, c)?;
             }
             Type::Array { elem, .. } | Type::Vector { elem, .. } => {
                 let elem = *elem;
-                let (size, _) = size_align(types, elem)?;
+                let (size, _) = sizes.size_align(types, elem)?;
                 match constant {
                     Some(c) => offset = offset.wrapping_add((c as u64).wrapping_mul(size)),
                     None => exact = false,

@@ -394,6 +394,9 @@ pub struct ModuleContext<'a> {
     /// indices: loads from one argument struct repeat the same few GEPs in
     /// every function, and each layout walks the struct's fields.
     gep_offsets: RefCell<FxHashMap<GepKey, Option<(u64, bool)>>>,
+    /// The sizes those layouts need, by type, for the next GEP of the same
+    /// structs with other indices.
+    sizes: RefCell<layout::Sizes>,
 }
 
 /// A GEP as `layout::gep_offset` sees it: the source type and each index's
@@ -410,6 +413,7 @@ impl<'a> ModuleContext<'a> {
             functions: FxHashMap::default(),
             globals: FxHashMap::default(),
             gep_offsets: Default::default(),
+            sizes: Default::default(),
         };
         ctx.functions.reserve(module.functions.len());
         ctx.globals.reserve(module.globals.len());
@@ -539,7 +543,8 @@ impl<'a> ModuleContext<'a> {
             return found;
         }
         let values: Vec<&Value<'_>> = indices.iter().map(|o| &o.value).collect();
-        let r = layout::gep_offset(types, ty, &values).map(|g| (g.offset, g.exact));
+        let r = layout::gep_offset(types, &mut self.sizes.borrow_mut(), ty, &values)
+            .map(|g| (g.offset, g.exact));
         if let Some(k) = key {
             self.gep_offsets.borrow_mut().insert(k, r);
         }

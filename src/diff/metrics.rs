@@ -126,6 +126,7 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
     let mut findings_of: Vec<Vec<Finding>> = vec![Vec::new(); n];
     let mut params: Vec<Vec<Provenance>> = vec![Vec::new(); n];
     let shared_path: std::sync::Arc<str> = path.into();
+    let mut scratch = rules::engine::Scratch::default();
     // The same walk as the scan's, so counts and findings agree with it.
     let walked = crate::scan::walk_functions(&mut module, air, &mut errors, |module, ctx, v| {
         params[v.index] = v.params.to_vec();
@@ -135,6 +136,7 @@ pub fn analyze<'a>(path: &str, text: &'a str, rules: &RuleSet) -> Analysis<'a> {
             &v.context(module, ctx),
             &shared_path,
             &mut findings_of[v.index],
+            &mut scratch,
         );
     });
     let crate::scan::Walked { ctx, graph, .. } = walked;

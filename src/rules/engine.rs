@@ -158,25 +158,6 @@ pub struct Candidates {
 
 const OPCODES: usize = Opcode::Other as usize + 1;
 
-thread_local! {
-    /// `Scratch`, kept from one function to the next on each thread:
-    /// allocating and growing its buffers for every function cost more than
-    /// filling them. Without it and `dynamic_private_array`'s buffers a
-    /// whole scan executes 1.8% more instructions (callgrind).
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
-}
-
-impl Scratch {
-    /// The thread's buffers (the caller hands them back with `put_back`).
-    pub fn take() -> Scratch {
-        SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()))
-    }
-
-    pub fn put_back(self) {
-        SCRATCH.with(|s| *s.borrow_mut() = self);
-    }
-}
-
 impl Candidates {
     /// `opcodes`: those of `body`'s instructions (`DefUse::opcodes`), so
     /// only the calls among the (large) instructions are read. The buffers
@@ -397,6 +378,11 @@ fn callee_table(m: &Match, ctx: &FunctionContext<'_, '_>) -> std::rc::Rc<[bool]>
 }
 
 /// Buffers `matches_into` reuses from one rule and function to the next.
+/// The caller keeps one per thread across functions and modules (the scan
+/// in its `ModuleReuse`): allocating and growing its buffers for every
+/// function cost more than filling them. Without it and
+/// `dynamic_private_array`'s buffers a whole scan executes 1.8% more
+/// instructions (callgrind).
 #[derive(Default)]
 pub struct Scratch {
     /// `Candidates`' buffers, and its grouping of calls by callee.

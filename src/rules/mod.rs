@@ -446,15 +446,16 @@ pub fn rank(severity: Severity, loop_depth: u32) -> u32 {
     s * 10 + loop_depth.min(9)
 }
 
-/// Runs every rule over one function.
+/// Runs every rule over one function, with `scratch`'s buffers (kept by
+/// the caller from one function to the next).
 pub fn run(
     rules: &RuleSet,
     ctx: &FunctionContext<'_, '_>,
     path: &Arc<str>,
     out: &mut Vec<Finding>,
+    scratch: &mut engine::Scratch,
 ) {
-    let mut scratch = engine::Scratch::take();
-    let index = engine::Candidates::new(ctx.body, ctx.du.opcodes(), ctx.graph, &mut scratch);
+    let index = engine::Candidates::new(ctx.body, ctx.du.opcodes(), ctx.graph, scratch);
     let mut matched = std::mem::take(&mut scratch.matched);
     let mut fingerprints = Fingerprints::default();
     // Made on the first finding, then shared by the function's findings.
@@ -465,7 +466,7 @@ pub fn run(
             ctx,
             &index,
             rule.hook,
-            &mut scratch,
+            scratch,
             &mut matched,
         );
         for m in matched.drain(..) {
@@ -525,9 +526,8 @@ pub fn run(
             });
         }
     }
-    index.recycle(&mut scratch);
+    index.recycle(scratch);
     scratch.matched = matched;
-    scratch.put_back();
 }
 
 /// The fingerprints of one function's findings, in the order they are
