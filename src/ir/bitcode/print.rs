@@ -685,8 +685,11 @@ impl Printer<'_, '_, '_> {
             Md::Node { .. } | Md::Special { .. } => {
                 // Numbered when first printed, which is in the order LLVM
                 // numbers a function's metadata.
-                self.slot(id);
-                let n = self.n.numbers.get(id as usize).copied().unwrap_or(u32::MAX);
+                let mut n = self.n.numbers.get(id as usize).copied().unwrap_or(u32::MAX);
+                if n == u32::MAX {
+                    self.slot(id);
+                    n = self.n.numbers.get(id as usize).copied().unwrap_or(u32::MAX);
+                }
                 if n == u32::MAX {
                     self.fail(format!("metadata {id} was never numbered"));
                     return;
