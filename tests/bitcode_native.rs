@@ -4,6 +4,15 @@
 //! and arguments (`files[].kernels` of the JSON report) whether its text
 //! comes from `ir::bitcode` or from llvm-dis-22. Skips, saying so, without
 //! the corpus or llvm-dis-22.
+//!
+//! And the printed text itself against llvm-dis-14's (LLVM's printer of
+//! the era of Apple's compilers), but the `; ModuleID` line and llvm-dis's
+//! `; preds = ...` comments, which `air-scan dis` leaves out: every `.air`
+//! module of the corpus prints as many lines, with the same metadata
+//! numbers (`!N`) on each, in order. How many print identically is said;
+//! the rest differ where llvm-dis-14 upgrades or drops what it reads
+//! (attributes it does not know, old frame-pointer attributes, DWARF
+//! language names) or orders opaque structs apart.
 
 mod common;
 
@@ -15,16 +24,115 @@ use air_scan::scan::{self, ScanConfig};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
-fn llvm_dis_22() -> Option<PathBuf> {
+/// `tool` (`llvm-dis-22`) on PATH, or `None` after saying `what` skipped.
+fn on_path(tool: &str, what: &str) -> Option<PathBuf> {
     let found = std::env::var_os("PATH").and_then(|p| {
         std::env::split_paths(&p)
-            .map(|d| d.join("llvm-dis-22"))
+            .map(|d| d.join(tool))
             .find(|c| c.is_file())
     });
     if found.is_none() {
-        common::missing("the differential test", "no llvm-dis-22 on PATH");
+        common::missing(what, &format!("no {tool} on PATH"));
     }
     found
+}
+
+fn llvm_dis_22() -> Option<PathBuf> {
+    on_path("llvm-dis-22", "the differential test")
+}
+
+/// `text` but its first line (`; ModuleID`) and `; preds = ...` comments.
+fn without_module_id_and_preds(text: &str) -> Vec<&str> {
+    text.lines()
+        .skip(1)
+        .map(|line| match line.find("; preds = ") {
+            Some(at) => line[..at].trim_end_matches(' '),
+            None => line,
+        })
+        .collect()
+}
+
+#[test]
+fn native_text_is_llvm_dis_14_text() {
+    let what = "the native printer against llvm-dis-14";
+    let Some(corpus) = common::shared("corpus", what) else {
+        return;
+    };
+    let Some(tool) = on_path("llvm-dis-14", what) else {
+        return;
+    };
+    let tool = LlvmDis::new(tool);
+    let files = common::files_ending(&corpus, ".air");
+    // Ok(whether the texts are identical; None: llvm-dis-14 cannot read
+    // it), or why they number apart.
+    let outcomes: Vec<Result<Option<bool>, String>> = files
+        .par_iter()
+        .map_init(bitcode::Reuse::default, |reuse, path| {
+            let name = path.display().to_string();
+            let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+            let (native, external) = match (
+                bitcode::to_text(&bytes, &name, 0, reuse),
+                tool.disassemble(&bytes, &name),
+            ) {
+                (Ok(n), Ok(e)) => (n, e),
+                // Not bitcode at all (a text file named .air): both refuse.
+                (Err(_), Err(_)) => return Ok(Some(true)),
+                (Err(e), Ok(_)) => return Err(format!("{name}: refused natively: {e}")),
+                // Bitcode newer than LLVM 14 (the test against llvm-dis-22
+                // covers it).
+                (Ok(_), Err(_)) => return Ok(None),
+            };
+            let (ours, theirs) = (
+                without_module_id_and_preds(&native),
+                without_module_id_and_preds(&external),
+            );
+            if ours.len() != theirs.len() {
+                return Err(format!(
+                    "{name}: {} lines, llvm-dis-14 {}",
+                    ours.len() + 1,
+                    theirs.len() + 1
+                ));
+            }
+            let numbered = ours
+                .iter()
+                .zip(&theirs)
+                .position(|(a, b)| metadata_numbers(a).ne(metadata_numbers(b)));
+            if let Some(i) = numbered {
+                return Err(format!(
+                    "{name}: line {} numbers metadata apart:\n  native:      {}\n  llvm-dis-14: {}",
+                    i + 2,
+                    ours[i],
+                    theirs[i]
+                ));
+            }
+            Ok(Some(ours == theirs))
+        })
+        .collect();
+    let failures: Vec<&String> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+    let identical = outcomes
+        .iter()
+        .filter(|o| matches!(o, Ok(Some(true))))
+        .count();
+    let unread = outcomes.iter().filter(|o| matches!(o, Ok(None))).count();
+    eprintln!(
+        "native printer against llvm-dis-14: {} of {} .air files number metadata alike, \
+         {identical} identical ({unread} llvm-dis-14 cannot read)",
+        outcomes.len() - failures.len() - unread,
+        outcomes.len() - unread
+    );
+    for f in failures.iter().take(20) {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty(), "{} files differ", failures.len());
+}
+
+/// The metadata numbers `line` names (`!12` of `!tbaa !12`, `!12 = ...`),
+/// in order; not names (`!tbaa`) nor strings (`!"text"`).
+fn metadata_numbers(line: &str) -> impl Iterator<Item = &str> {
+    line.split('!').skip(1).filter_map(|after| {
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        (digits > 0).then(|| &after[..digits])
+    })
 }
 
 /// What must agree: each finding's rule, function, fingerprint and

@@ -2,9 +2,9 @@
 //! typed-pointer modules (LLVM 14, `xcrun metal -S`): the text the reader
 //! in `ir::reader` reads and that IR line numbers of a binary input refer
 //! to. Unnamed values are numbered as LLVM numbers them (arguments, then
-//! each block and each result in order); metadata nodes are numbered in
-//! the bitcode's order, module-level first, then each body's own nodes and
-//! debug locations as the bodies are printed.
+//! each block and each result in order); metadata nodes as LLVM's
+//! `SlotTracker` numbers them (see [`Numbering`]), so `!N` reads as in
+//! llvm-dis's text.
 
 use super::function::{Body, Piece};
 use super::metadata::{Field, Md};
@@ -18,16 +18,39 @@ use std::fmt::Write;
 const MAX_CONST_DEPTH: u32 = 48;
 
 /// How metadata and attribute groups are numbered in the text.
+///
+/// Metadata nodes are numbered as LLVM's `SlotTracker` numbers them for
+/// `Module::print`: first the globals' attachments and the named
+/// metadata's operands, then each function's as it is printed (its own
+/// attachments, then each instruction's metadata operands, `!dbg` and
+/// other attachments, in the order they are printed). A node gets the next
+/// number when first met, then its operands that are nodes get theirs, in
+/// LLVM's operand order (depth first, pre-order); `DIExpression` and
+/// `DIArgList` are printed inline, strings and values are never numbered,
+/// and nodes nothing reaches are not printed. A body's numbers depend only
+/// on the module level and the bodies before it, so each body is still
+/// printed as soon as it is decoded.
 #[derive(Debug, Default)]
 pub struct Numbering {
-    /// `!N` of each module-level metadata id (`u32::MAX`: printed inline).
+    /// `!N` of each metadata id of the module and the body being printed
+    /// (`u32::MAX`: not numbered, or never numbered: printed inline).
     numbers: Vec<u32>,
     next: u32,
     ready: bool,
+    /// What each `!N` is, by N.
+    slots: Vec<Slot>,
+    /// The nodes left to number (the walk is a loop, not a recursion: a
+    /// hostile file may nest nodes deeply or make cycles).
+    stack: Vec<u64>,
+    /// Functions whose metadata was numbered (LLVM numbers each function's
+    /// as it prints it, declarations too: those before a body are numbered
+    /// when it is).
+    functions_done: usize,
     /// Metadata strings' texts by their bytes, kept from module to module
     /// (see [`Strings`]).
     strings: Strings,
-    /// `!N = ...` lines of nodes numbered while bodies were printed.
+    /// `!N = ...` lines of a body's own nodes and of `!dbg` locations,
+    /// written while their body's values could be named (see [`Slot`]).
     extra: String,
     /// The module's text but its bodies and their nodes (see [`module`]).
     rest: String,
@@ -66,6 +89,8 @@ impl Numbering {
         self.numbers.clear();
         self.next = 0;
         self.ready = false;
+        self.slots.clear();
+        self.functions_done = 0;
         self.extra.clear();
         self.locations.clear();
         self.groups.clear();
@@ -89,6 +114,81 @@ impl Numbering {
     pub fn forget_attributes(&mut self) {
         self.list_groups = None;
     }
+}
+
+/// What a metadata number stands for.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    /// A node of the module, by metadata id (a body's, until the body's
+    /// end: its line is then written).
+    Node(u32),
+    /// Its `!N = ...` line, a span of [`Numbering::extra`].
+    Line(usize, usize),
+}
+
+/// Node kinds whose first operand in LLVM is `file` (`DIScope`'s
+/// subclasses), wherever `AsmWriter` prints it.
+const FILE_FIRST: [&str; 9] = [
+    "DIBasicType",
+    "DIDerivedType",
+    "DICompositeType",
+    "DISubroutineType",
+    "DILexicalBlock",
+    "DILexicalBlockFile",
+    "DINamespace",
+    "DIModule",
+    "DICompileUnit",
+];
+
+/// `DISubprogram`'s node operands in LLVM's order (`DISubprogram::getImpl`).
+const SUBPROGRAM_OPERANDS: [&str; 9] = [
+    "file",
+    "scope",
+    "type",
+    "unit",
+    "declaration",
+    "retainedNodes",
+    "containingType",
+    "templateParams",
+    "thrownTypes",
+];
+
+/// Pushes the ids of `item`'s operands that may be nodes, in LLVM's
+/// operand order reversed (the first is popped first).
+fn push_operands(md: &super::metadata::MdTable, item: &Md, stack: &mut Vec<u64>) {
+    let start = stack.len();
+    let mut push = |plus_one: u64| {
+        if plus_one != 0 {
+            stack.push(plus_one - 1);
+        }
+    };
+    match item {
+        Md::Node { ops, .. } => md.ops(ops).iter().for_each(|&o| push(o)),
+        Md::Special { kind, fields, .. } => {
+            let node = |f: &Field| match f {
+                Field::Md(id) | Field::MdOrNull(id) => *id,
+                _ => 0,
+            };
+            let field = |name: &str| fields.iter().find(|(n, _)| *n == name).map(|(_, f)| f);
+            if *kind == "DISubprogram" {
+                SUBPROGRAM_OPERANDS
+                    .iter()
+                    .filter_map(|name| field(name))
+                    .for_each(|f| push(node(f)));
+            } else {
+                let file_first = FILE_FIRST.contains(kind);
+                if file_first {
+                    field("file").into_iter().for_each(|f| push(node(f)));
+                }
+                fields
+                    .iter()
+                    .filter(|(name, _)| !(file_first && *name == "file"))
+                    .for_each(|(_, f)| push(node(f)));
+            }
+        }
+        _ => {}
+    }
+    stack[start..].reverse();
 }
 
 /// Metadata strings' texts (`!"omnipotent char"`) by their bytes. A body's
@@ -583,7 +683,13 @@ impl Printer<'_, '_, '_> {
                 out.push(')');
             }
             Md::Node { .. } | Md::Special { .. } => {
-                let n = self.n.numbers.get(id as usize).copied().unwrap_or(u32::MAX);
+                // Numbered when first printed, which is in the order LLVM
+                // numbers a function's metadata.
+                let mut n = self.n.numbers.get(id as usize).copied().unwrap_or(u32::MAX);
+                if n == u32::MAX {
+                    self.slot(id);
+                    n = self.n.numbers.get(id as usize).copied().unwrap_or(u32::MAX);
+                }
                 if n == u32::MAX {
                     self.fail(format!("metadata {id} was never numbered"));
                     return;
@@ -699,7 +805,9 @@ impl Printer<'_, '_, '_> {
         }
     }
 
-    /// Numbers the module-level nodes, once, before the first use.
+    /// Numbers what LLVM numbers before any function, once, before the
+    /// first use: the globals' attachments, then the named metadata's
+    /// operands.
     fn number_module(&mut self) {
         if self.n.ready {
             return;
@@ -711,31 +819,96 @@ impl Printer<'_, '_, '_> {
             let list = self.m.functions[f].attrs;
             self.attrs(&mut String::new(), list, u32::MAX);
         }
-        self.n.numbers = self
-            .m
-            .md
-            .items
-            .iter()
-            .map(|item| match item {
-                Md::Node { .. } | Md::Special { .. } => {
-                    self.n.next += 1;
-                    self.n.next - 1
-                }
-                _ => u32::MAX,
-            })
-            .collect();
+        let module_len = self.m.md_module_len.min(self.m.md.items.len());
+        self.n.numbers.clear();
+        self.n.numbers.resize(module_len, u32::MAX);
+        self.n.slots.clear();
+        self.n.functions_done = 0;
+        let m = self.m;
+        for g in &m.globals {
+            for (_, md) in by_kind(&g.attachments).iter() {
+                self.slot(*md);
+            }
+        }
+        for (_, ops) in &m.md.named {
+            for &o in ops {
+                self.slot(o);
+            }
+        }
     }
 
-    /// A `!dbg` location: numbered (and defined among the extra nodes)
-    /// the first time it is seen.
-    fn location(&mut self, loc: [u64; 5]) -> u32 {
+    /// Numbers the declarations before function `f` that were not yet
+    /// (their attachments), as LLVM does when it prints them.
+    fn number_declarations_before(&mut self, f: usize) {
+        let m = self.m;
+        while self.n.functions_done < f {
+            let func = m.functions.get(self.n.functions_done);
+            self.n.functions_done += 1;
+            if let Some(func) = func.filter(|func| func.body.is_none()) {
+                for (_, md) in by_kind(&func.attachments).iter() {
+                    self.slot(*md);
+                }
+            }
+        }
+        self.n.functions_done = self.n.functions_done.max(f + 1);
+    }
+
+    /// LLVM's `CreateMetadataSlot`: gives node `root` the next number if
+    /// it has none, then its operands that are nodes theirs, depth first.
+    /// Each node is expanded once, so the walk ends, in time linear in
+    /// the operands, whatever the file holds.
+    fn slot(&mut self, root: u64) {
+        let mut stack = std::mem::take(&mut self.n.stack);
+        stack.clear();
+        stack.push(root);
+        let md = &self.m.md;
+        while let Some(id) = stack.pop() {
+            let Some(i) = usize::try_from(id).ok() else {
+                continue;
+            };
+            let (Some(item), Some(number)) = (md.items.get(i), self.n.numbers.get_mut(i)) else {
+                continue;
+            };
+            if *number != u32::MAX || !matches!(item, Md::Node { .. } | Md::Special { .. }) {
+                continue;
+            }
+            // LLVM keeps one node per location: a loop's location that
+            // some `!dbg` already named is that one.
+            let key = location_key(item);
+            if let Some(&same) = key.as_ref().and_then(|k| self.n.locations.get(k)) {
+                *number = same;
+                continue;
+            }
+            *number = self.n.next;
+            if let Some(key) = key {
+                self.n.locations.insert(key, self.n.next);
+            }
+            self.n.next += 1;
+            self.n.slots.push(Slot::Node(i as u32));
+            push_operands(md, item, &mut stack);
+        }
+        self.n.stack = stack;
+    }
+
+    /// A `!dbg` location: numbered (its scope and `inlinedAt` after it,
+    /// and its line written among the extra ones) the first time it is
+    /// seen.
+    fn location(&mut self, mut loc: [u64; 5]) -> u32 {
+        loc[4] = u64::from(loc[4] != 0);
         if let Some(&n) = self.n.locations.get(&loc) {
             return n;
         }
         let n = self.n.next;
         self.n.next += 1;
         self.n.locations.insert(loc, n);
+        let slot = self.n.slots.len();
+        self.n.slots.push(Slot::Line(0, 0));
         let [line, col, scope, ia, implicit] = loc;
+        for operand in [scope, ia] {
+            if operand != 0 {
+                self.slot(operand - 1);
+            }
+        }
         let mut text = format!("!{n} = !DILocation(line: {line}, column: {col}, scope: ");
         self.md_operand(&mut text, scope);
         if ia != 0 {
@@ -746,20 +919,14 @@ impl Printer<'_, '_, '_> {
             text.push_str(", isImplicitCode: true");
         }
         text.push_str(")\n");
+        let start = self.n.extra.len();
         self.n.extra.push_str(&text);
+        self.n.slots[slot] = Slot::Line(start, self.n.extra.len());
         n
     }
 
     fn attachments(&mut self, out: &mut String, list: &[(u64, u64)], sep: &str) {
-        // LLVM writes them sorted by kind: a copy to sort only otherwise.
-        let sorted: std::borrow::Cow<'_, [(u64, u64)]> = if list.is_sorted_by_key(|&(k, _)| k) {
-            list.into()
-        } else {
-            let mut copy = list.to_vec();
-            copy.sort_by_key(|&(k, _)| k);
-            copy.into()
-        };
-        for &(kind, md) in sorted.iter() {
+        for &(kind, md) in by_kind(list).iter() {
             let name = self.m.kind_name(kind).unwrap_or("unknown");
             out.push_str(sep);
             out.push('!');
@@ -931,10 +1098,49 @@ impl Printer<'_, '_, '_> {
         if func.align != 0 && func.align <= 33 {
             let _ = write!(out, " align {}", 1u64 << (func.align - 1));
         }
-        if let Some(b) = body {
-            let list = b.attachments.clone();
-            self.attachments(out, &list, " ");
+        // LLVM prints a declaration's attachments too.
+        let list = match body {
+            Some(b) => b.attachments.clone(),
+            None => func.attachments.clone(),
+        };
+        self.attachments(out, &list, " ");
+    }
+}
+
+/// A location node's key as a `!dbg` location's (line, column, scope + 1,
+/// inlinedAt + 1, implicit), if it is one that is not distinct.
+fn location_key(item: &Md) -> Option<[u64; 5]> {
+    let Md::Special {
+        distinct: false,
+        kind: "DILocation",
+        fields,
+    } = item
+    else {
+        return None;
+    };
+    let mut key = [0u64; 5];
+    for (name, f) in fields {
+        match (*name, f) {
+            ("line", Field::Text(t)) => key[0] = t.parse().ok()?,
+            ("column", Field::Text(t)) => key[1] = t.parse().ok()?,
+            ("scope", Field::MdOrNull(id)) => key[2] = *id,
+            ("inlinedAt", Field::Md(id)) => key[3] = *id,
+            ("isImplicitCode", _) => key[4] = 1,
+            _ => return None,
         }
+    }
+    Some(key)
+}
+
+/// Attachments sorted by kind, as LLVM prints and numbers them: a copy to
+/// sort only when they are not.
+fn by_kind(list: &[(u64, u64)]) -> std::borrow::Cow<'_, [(u64, u64)]> {
+    if list.is_sorted_by_key(|&(k, _)| k) {
+        list.into()
+    } else {
+        let mut copy = list.to_vec();
+        copy.sort_by_key(|&(k, _)| k);
+        copy.into()
     }
 }
 
@@ -1037,17 +1243,11 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
             named_locals: 0,
         };
         p.number_module();
-        // The body's own nodes get the next numbers.
-        for id in module_md..p.m.md.items.len() {
-            let number = match &p.m.md.items[id] {
-                Md::Node { .. } | Md::Special { .. } => {
-                    p.n.next += 1;
-                    p.n.next - 1
-                }
-                _ => u32::MAX,
-            };
-            p.n.numbers.push(number);
-        }
+        p.number_declarations_before(f);
+        // The body's own nodes are numbered as they are met, like the
+        // module's not numbered yet.
+        p.n.numbers.resize(p.m.md.items.len(), u32::MAX);
+        let first_slot = p.n.slots.len();
         // Slots: unnamed arguments, then each block and result in order;
         // each local's text is written as it is numbered (most bodies name
         // nothing: no lookups then).
@@ -1150,19 +1350,27 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
             out.push('\n');
         }
         out.push_str("}\n");
-        // Define the body's own nodes now, while its values can be named.
+        // Write the lines of the body's own nodes now, while its values
+        // can be named (writing one may number more: the loop sees them).
         let mut defs = std::mem::take(&mut p.n.extra);
         let m = p.m;
-        for id in module_md..m.md.items.len() {
-            let k = p.n.numbers[id];
-            if k != u32::MAX {
-                let item = &m.md.items[id];
+        let mut k = first_slot;
+        while let Some(&slot) = p.n.slots.get(k) {
+            if let Slot::Node(id) = slot
+                && let Some(item) =
+                    m.md.items
+                        .get(id as usize)
+                        .filter(|_| id as usize >= module_md)
+            {
+                let start = defs.len();
                 defs.push('!');
                 push_int(&mut defs, k);
                 defs.push_str(" = ");
                 p.md_definition(&mut defs, item);
                 defs.push('\n');
+                p.n.slots[k] = Slot::Line(start, defs.len());
             }
+            k += 1;
         }
         p.n.extra = defs;
         p.n.numbers.truncate(module_md);
@@ -1291,26 +1499,33 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
             }
             out.push_str("}\n");
         }
-        let mut any = false;
-        let m = p.m;
-        for id in 0..m.md_module_len {
-            let k = p.n.numbers.get(id).copied().unwrap_or(u32::MAX);
-            if k == u32::MAX {
-                continue;
-            }
-            if !any {
-                out.push('\n');
-                any = true;
-            }
-            let item = &m.md.items[id];
-            out.push('!');
-            push_int(&mut out, k);
-            out.push_str(" = ");
-            p.md_definition(&mut out, item);
+        // Every `!N = ...` line, in N's order (writing one may number
+        // more: the loop sees them).
+        if !p.n.slots.is_empty() {
             out.push('\n');
         }
+        let m = p.m;
+        let mut k = 0;
+        while let Some(&slot) = p.n.slots.get(k) {
+            match slot {
+                Slot::Line(start, end) => {
+                    out.push_str(p.n.extra.get(start..end).unwrap_or_default())
+                }
+                Slot::Node(id) => match m.md.items.get(id as usize) {
+                    Some(item) => {
+                        out.push('!');
+                        push_int(&mut out, k);
+                        out.push_str(" = ");
+                        p.md_definition(&mut out, item);
+                        out.push('\n');
+                    }
+                    None => p.fail(format!("metadata {id} was numbered but is gone")),
+                },
+            }
+            k += 1;
+        }
     }
-    let size = out.len() + n.extra.len() + bodies.iter().map(|(_, b)| b.len()).sum::<usize>();
+    let size = out.len() + bodies.iter().map(|(_, b)| b.len()).sum::<usize>();
     let mut text = String::with_capacity(size);
     let mut from = 0;
     for (at, body) in bodies {
@@ -1319,7 +1534,6 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
         from = at;
     }
     text.push_str(out.get(from..).unwrap_or_default());
-    text.push_str(&n.extra);
     n.rest = out;
     let failed = n.failed.take();
     m.numbering = n;
