@@ -262,28 +262,34 @@ done:
             .unwrap()
     }
 
-    #[test]
-    fn an_atomic_feeds_one_exit_and_not_the_counter() {
-        let mut m = read_module(SPIN);
+    /// Runs `check` on the first function of `text` and its first loop.
+    fn with_first_loop(text: &str, check: impl Fn(&Body<'_>, &DefUse<'_>, &ControlFlow, &Loop)) {
+        let mut m = read_module(text);
         let (body, diags) = m.body(0);
         assert!(diags.is_empty(), "{diags:?}");
         let du = DefUse::build(&m.functions[0], &body);
         let cf = ControlFlow::of(&body);
-        let lp = &cf.loops().loops[0];
-        let v = index_of(&body, "v");
-        let body_block = du.block_of(v);
-        assert_eq!(exits_fed_by(&body, &du, &cf, lp, v), vec![body_block]);
-        let i = index_of(&body, "i");
-        // The counter decides the head's exit; through `%j` and the phi it
-        // reaches nothing else.
-        assert_eq!(exits_fed_by(&body, &du, &cf, lp, i), vec![du.block_of(i)]);
-        let ready = Value::Local("ready");
-        assert!(computed_in_loop_from(&body, &du, lp, &ready, |x| x == v));
-        let give_up = Value::Local("give_up");
-        assert!(!computed_in_loop_from(&body, &du, lp, &give_up, |x| x == v));
-        // The head decides the body, and through the body's branch the head.
-        let region = decided_region(&cf, du.block_of(i));
-        assert!(region.contains(&body_block), "{region:?}");
+        check(&body, &du, &cf, &cf.loops().loops[0]);
+    }
+
+    #[test]
+    fn an_atomic_feeds_one_exit_and_not_the_counter() {
+        with_first_loop(SPIN, |body, du, cf, lp| {
+            let v = index_of(body, "v");
+            let body_block = du.block_of(v);
+            assert_eq!(exits_fed_by(body, du, cf, lp, v), vec![body_block]);
+            let i = index_of(body, "i");
+            // The counter decides the head's exit; through `%j` and the phi it
+            // reaches nothing else.
+            assert_eq!(exits_fed_by(body, du, cf, lp, i), vec![du.block_of(i)]);
+            let ready = Value::Local("ready");
+            assert!(computed_in_loop_from(body, du, lp, &ready, |x| x == v));
+            let give_up = Value::Local("give_up");
+            assert!(!computed_in_loop_from(body, du, lp, &give_up, |x| x == v));
+            // The head decides the body, and through the body's branch the head.
+            let region = decided_region(cf, du.block_of(i));
+            assert!(region.contains(&body_block), "{region:?}");
+        });
     }
 
     /// `bool done = false; while (!done) { if (atomic_load(p)) done = true;
@@ -313,22 +319,18 @@ out:
 
     #[test]
     fn a_branch_passes_the_atomic_on_to_the_phis_it_picks() {
-        let mut m = read_module(FLAG);
-        let (body, diags) = m.body(0);
-        assert!(diags.is_empty(), "{diags:?}");
-        let du = DefUse::build(&m.functions[0], &body);
-        let cf = ControlFlow::of(&body);
-        let lp = &cf.loops().loops[0];
-        let v = index_of(&body, "v");
-        let wait = du.block_of(index_of(&body, "done"));
-        assert_eq!(exits_fed_by(&body, &du, &cf, lp, v), vec![wait]);
-        // Both phis are picked by the atomic's branch (`%n` keeps or
-        // counts); the loop's only exit is `%done`'s.
-        let poll = du.block_of(v);
-        let picked = phis_picked_by(&body, &cf, lp, poll);
-        assert_eq!(picked, vec![index_of(&body, "n"), index_of(&body, "done")]);
-        // The exit's own branch picks no phi: it leaves or starts the same
-        // next iteration.
-        assert!(phis_picked_by(&body, &cf, lp, wait).is_empty());
+        with_first_loop(FLAG, |body, du, cf, lp| {
+            let v = index_of(body, "v");
+            let wait = du.block_of(index_of(body, "done"));
+            assert_eq!(exits_fed_by(body, du, cf, lp, v), vec![wait]);
+            // Both phis are picked by the atomic's branch (`%n` keeps or
+            // counts); the loop's only exit is `%done`'s.
+            let poll = du.block_of(v);
+            let picked = phis_picked_by(body, cf, lp, poll);
+            assert_eq!(picked, vec![index_of(body, "n"), index_of(body, "done")]);
+            // The exit's own branch picks no phi: it leaves or starts the same
+            // next iteration.
+            assert!(phis_picked_by(body, cf, lp, wait).is_empty());
+        });
     }
 }
