@@ -167,6 +167,13 @@ pub enum Description {
 }
 
 impl<S> ArgumentOf<S> {
+    /// Whether its description is one the scan keeps from module to module
+    /// ([`KnownDescriptions`]): then a later module's report may share its
+    /// owned copy.
+    pub fn kept_across_modules(&self) -> bool {
+        matches!(self.description, Some(Description::Known(_)))
+    }
+
     /// The same argument with each of its texts `text` of what it was.
     pub fn map_texts<T>(&self, mut text: impl FnMut(&S) -> T) -> ArgumentOf<T> {
         ArgumentOf {

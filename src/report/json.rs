@@ -435,7 +435,10 @@ impl<W: Write> JsonStream<W> {
         element(&mut self.out, self.files)?;
         self.files += 1;
         for entry in file.kernels.iter().chain(&file.shaders) {
-            for argument in &entry.arguments {
+            // Only an argument the scan keeps across modules can be in a
+            // later report: holding the others only cost (typed-12MB, one
+            // module: 1.2 M instructions).
+            for argument in entry.arguments.iter().filter(|a| a.kept_across_modules()) {
                 self.files_pretty.hold(&argument.0);
             }
         }
