@@ -391,6 +391,8 @@ pub fn scan_binaries_each(
 /// scan keeps one per thread and hands it on explicitly.
 #[derive(Default)]
 pub struct ModuleReuse {
+    /// What decoding one binary module leaves the next (tables, room).
+    decoding: ir::bitcode::Reuse,
     /// The argument descriptions earlier modules read.
     descriptions: ir::air::KnownDescriptions,
     /// The rules' buffers (`rules::run`).
@@ -416,8 +418,8 @@ fn scan_binaries_reusing(
         }
     };
     let Some(tool) = tool else {
-        // What each module leaves the next, across the batch's files.
-        let mut decoding = ir::bitcode::Reuse::default();
+        // What each module leaves the next on this thread, across files.
+        let mut decoding = std::mem::take(&mut reuse.decoding);
         for (i, path) in paths.iter().enumerate() {
             let mut note = mismatch_note(path);
             let read = crate::compile::each_native_module(path, &mut decoding, |m| {
@@ -433,6 +435,7 @@ fn scan_binaries_reusing(
                 each(i, FileReport::failed(path.display().to_string(), e));
             }
         }
+        reuse.decoding = decoding;
         return;
     };
     let disassembled = crate::compile::disassemble_files_with(paths, Some(tool));
@@ -1354,16 +1357,18 @@ pub fn scan_each(
             .num_threads(jobs.max(1))
             .build();
         let mut arrived = |arrived| in_order.take(arrived, &mut sink);
-        let mut reuse = ModuleReuse::default();
+        // Made on the thread that uses it (the decoder's part is not Send).
         match pool {
             // One thread: each report is given as soon as it is made.
             Ok(pool) if jobs <= 1 => pool.install(|| {
+                let mut reuse = ModuleReuse::default();
                 for unit in walked_units {
                     work(&unit, &mut reuse, &mut arrived);
                 }
             }),
             Ok(pool) => in_threads(&pool, walked_units, &work, arrived),
             Err(_) => {
+                let mut reuse = ModuleReuse::default();
                 for unit in walked_units {
                     work(&unit, &mut reuse, &mut arrived);
                 }
@@ -1481,9 +1486,9 @@ impl InOrder {
     }
 }
 
-/// What one task of a scan reads: a file, or up to `llvm_dis::BATCH`
-/// `.air` and `.metallib` files, whose modules go to llvm-dis together.
-/// Each file comes with its place in the walk.
+/// What one task of a scan reads: a file, or with `--llvm-dis` up to
+/// `llvm_dis::BATCH` `.air` and `.metallib` files, whose modules go to
+/// llvm-dis together. Each file comes with its place in the walk.
 enum Unit {
     One(usize, Found),
     /// A file not to read, and why: its report says so, in its place.
@@ -1502,8 +1507,8 @@ impl Unit {
 }
 
 /// Cuts what the walk finds into units and sends each on as soon as it is
-/// whole: a file at once, binaries once `llvm_dis::BATCH` are found (a
-/// folder often holds `x.air` beside `x.ll`) or the walk ends. `.metal`
+/// whole: a file at once, binaries for llvm-dis once `llvm_dis::BATCH` are
+/// found (a folder often holds `x.air` beside `x.ll`) or the walk ends. `.metal`
 /// files are left out, and listed, where no compiler driver is found.
 struct Units<'c, 'r> {
     to_workers: std::sync::mpsc::Sender<Unit>,
@@ -1558,7 +1563,14 @@ impl<'c, 'r> Units<'c, 'r> {
                     && input::Kind::of_file(&p).is_some_and(input::Kind::is_binary) =>
             {
                 self.batch.push((place, p));
-                if self.batch.len() == crate::compile::llvm_dis::BATCH {
+                // Read natively, a file is a unit like any other, so files
+                // run in parallel (a batch of 32 kept a project's `.air`
+                // files on one thread); llvm-dis is started once a batch.
+                let batch = match self.config.llvm_dis {
+                    Some(_) => crate::compile::llvm_dis::BATCH,
+                    None => 1,
+                };
+                if self.batch.len() >= batch {
                     self.send_batch();
                 }
             }
