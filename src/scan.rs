@@ -418,24 +418,9 @@ fn scan_binaries_reusing(
         }
     };
     let Some(tool) = tool else {
-        // What each module leaves the next on this thread, across files.
-        let mut decoding = std::mem::take(&mut reuse.decoding);
         for (i, path) in paths.iter().enumerate() {
-            let mut note = mismatch_note(path);
-            let read = crate::compile::each_native_module(path, &mut decoding, |m| {
-                let mut report = scan_binary_module(path, m, config, reuse);
-                if let Some(note) = note.take() {
-                    report.diagnostics.insert(0, note);
-                }
-                each(i, report);
-            });
-            // For the file as a whole, found before any module is given
-            // (`each_native_module`): the file's one report.
-            if let Err(e) = read {
-                each(i, FileReport::failed(path.display().to_string(), e));
-            }
+            scan_native_file(path, None, true, config, reuse, &mut |r| each(i, r));
         }
-        reuse.decoding = decoding;
         return;
     };
     let disassembled = crate::compile::disassemble_files_with(paths, Some(tool));
@@ -449,6 +434,36 @@ fn scan_binaries_reusing(
         for report in binary_file_reports(path, reports) {
             each(i, report);
         }
+    }
+}
+
+/// The reports of binary file `path` read natively (of a metallib, only
+/// the functions `part`), each given to `each` as soon as it is made. The
+/// file's note and its failure as a whole are given only when `whole`
+/// (the first part of a library cut into parts, `Unit::Part`).
+fn scan_native_file(
+    path: &Path,
+    part: Option<std::ops::Range<usize>>,
+    whole: bool,
+    config: &ScanConfig<'_>,
+    reuse: &mut ModuleReuse,
+    each: &mut dyn FnMut(FileReport),
+) {
+    // What each module leaves the next on this thread, across files.
+    let mut decoding = std::mem::take(&mut reuse.decoding);
+    let mut note = mismatch_note(path).filter(|_| whole);
+    let read = crate::compile::each_native_module_of(path, part, &mut decoding, |m| {
+        let mut report = scan_binary_module(path, m, config, reuse);
+        if let Some(note) = note.take() {
+            report.diagnostics.insert(0, note);
+        }
+        each(report);
+    });
+    reuse.decoding = decoding;
+    // For the file as a whole, found before any module is given
+    // (`each_native_module`): the file's one report.
+    if let (Err(e), true) = (read, whole) {
+        each(FileReport::failed(path.display().to_string(), e));
     }
 }
 
@@ -1320,6 +1335,18 @@ pub fn scan_each(
                     give(Arrived::Done(*place));
                 }
             }
+            Unit::Part {
+                place,
+                path,
+                functions,
+                first,
+                ..
+            } => {
+                let mut give_report = |r| give(Arrived::Report(*place, Box::new(r)));
+                let part = Some(functions.clone());
+                scan_native_file(path, part, *first, config, reuse, &mut give_report);
+                give(Arrived::Done(*place));
+            }
             Unit::One(i, Found::File(p)) if xcrun::is_metal(p) => {
                 give(Arrived::Report(*i, Box::new(scan_metal(p, config))));
                 give(Arrived::Done(*i));
@@ -1347,7 +1374,7 @@ pub fn scan_each(
     let (units, walked_units) = std::sync::mpsc::channel();
     let walked = std::thread::scope(|threads| {
         let walker = threads.spawn(|| {
-            let mut units = Units::new(units, config, &bar);
+            let mut units = Units::new(units, config, &bar, jobs);
             input::walk_each(paths, &config.walk, |found| units.add(found));
             units.finish()
         });
@@ -1494,13 +1521,31 @@ enum Unit {
     /// A file not to read, and why: its report says so, in its place.
     Skipped(usize, PathBuf, String),
     Binaries(Vec<(usize, PathBuf)>),
+    /// Some of a metallib's functions, read natively: a large library is
+    /// cut into parts (`LIBRARY_PART` functions each) that run in
+    /// parallel, each with a place of its own so that their reports keep
+    /// the library's order. `first` speaks for the file (its note, its
+    /// failure); `last` counts it as read.
+    Part {
+        place: usize,
+        path: PathBuf,
+        functions: std::ops::Range<usize>,
+        first: bool,
+        last: bool,
+    },
 }
+
+/// Functions of a metallib per `Unit::Part`, when `--jobs` is above 1: mlx's
+/// 382 modules in 12 parts, while a part's reports held back behind an
+/// earlier part's stay few (a module's report is a few KB).
+const LIBRARY_PART: usize = 32;
 
 impl Unit {
     /// How many files it reads.
     fn files(&self) -> usize {
         match self {
             Unit::Binaries(files) => files.len(),
+            Unit::Part { last, .. } => usize::from(*last),
             _ => 1,
         }
     }
@@ -1514,8 +1559,12 @@ struct Units<'c, 'r> {
     to_workers: std::sync::mpsc::Sender<Unit>,
     config: &'c ScanConfig<'r>,
     bar: &'c Progress,
-    /// Places handed out so far: every file sent on has one.
+    /// Places handed out so far: every file sent on has one (a library cut
+    /// into parts, one a part).
     next_place: usize,
+    /// Whether a large library is cut into parts (`Unit::Part`): with more
+    /// than one thread.
+    cut_libraries: bool,
     batch: Vec<(usize, PathBuf)>,
     skipped: Vec<PathBuf>,
     skip_reason: Option<String>,
@@ -1526,12 +1575,14 @@ impl<'c, 'r> Units<'c, 'r> {
         to_workers: std::sync::mpsc::Sender<Unit>,
         config: &'c ScanConfig<'r>,
         bar: &'c Progress,
+        jobs: usize,
     ) -> Self {
         Units {
             to_workers,
             config,
             bar,
             next_place: 0,
+            cut_libraries: jobs > 1 && config.llvm_dis.is_none(),
             batch: Vec::new(),
             skipped: Vec::new(),
             skip_reason: None,
@@ -1562,6 +1613,10 @@ impl<'c, 'r> Units<'c, 'r> {
                 if crate::compile::BinaryInput::from_path(&p).is_some()
                     && input::Kind::of_file(&p).is_some_and(input::Kind::is_binary) =>
             {
+                if let Some(parts) = self.library_parts(&p) {
+                    self.send_parts(place, p, parts);
+                    return;
+                }
                 self.batch.push((place, p));
                 // Read natively, a file is a unit like any other, so files
                 // run in parallel (a batch of 32 kept a project's `.air`
@@ -1575,6 +1630,42 @@ impl<'c, 'r> Units<'c, 'r> {
                 }
             }
             other => self.send(Unit::One(place, other)),
+        }
+    }
+
+    /// How many parts the metallib `p` is cut into, if it is a library to
+    /// cut (see `Unit::Part`).
+    fn library_parts(&self, p: &Path) -> Option<usize> {
+        if !self.cut_libraries
+            || !matches!(
+                crate::compile::BinaryInput::from_path(p),
+                Some(crate::compile::BinaryInput::Metallib(_))
+            )
+        {
+            return None;
+        }
+        let functions = crate::compile::metallib_functions(p)?;
+        Some(functions.div_ceil(LIBRARY_PART)).filter(|&n| n > 1)
+    }
+
+    /// Sends library `p`'s parts, the first at `place`, the others at
+    /// places after it.
+    fn send_parts(&mut self, place: usize, p: PathBuf, parts: usize) {
+        for k in 0..parts {
+            let place = match k {
+                0 => place,
+                _ => {
+                    self.next_place += 1;
+                    self.next_place - 1
+                }
+            };
+            self.send(Unit::Part {
+                place,
+                path: p.clone(),
+                functions: k * LIBRARY_PART..(k + 1) * LIBRARY_PART,
+                first: k == 0,
+                last: k + 1 == parts,
+            });
         }
     }
 

@@ -553,6 +553,15 @@ fn output_does_not_depend_on_jobs() {
             k.join("default.metallib.extracted").to_str().unwrap(),
         );
     }
+    // A library large enough to be cut into parts read in parallel
+    // (`scan::Unit::Part`, 32 functions each: 12 parts) gives its 382
+    // modules' reports in its own order, as one thread reads them.
+    if let Some(mlx) = common::shared("corpus/Iito__spindll", "a library cut into parts") {
+        let lib = mlx.join("mlx.metallib");
+        for format in ["json", "text"] {
+            both(format, lib.to_str().unwrap());
+        }
+    }
 }
 
 // ---- SARIF ----

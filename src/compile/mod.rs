@@ -142,7 +142,7 @@ pub fn disassemble_files_with(
         .map(|p| {
             let mut modules = Vec::new();
             (
-                prepare(p, tool, &mut reuse, &mut |m| modules.push(m)),
+                prepare(p, tool, None, &mut reuse, &mut |m| modules.push(m)),
                 modules,
             )
         })
@@ -183,9 +183,21 @@ pub fn disassemble_files_with(
 pub fn each_native_module(
     path: &Path,
     reuse: &mut Reuse,
+    each: impl FnMut(ModuleResult),
+) -> Result<(), String> {
+    each_native_module_of(path, None, reuse, each)
+}
+
+/// [`each_native_module`], for a metallib only the functions `part` of its
+/// function list (all of them when `None`); an `.air` file has one module,
+/// given whatever `part` says.
+pub fn each_native_module_of(
+    path: &Path,
+    part: Option<std::ops::Range<usize>>,
+    reuse: &mut Reuse,
     mut each: impl FnMut(ModuleResult),
 ) -> Result<(), String> {
-    match prepare(path, None, reuse, &mut each) {
+    match prepare(path, None, part, reuse, &mut each) {
         Prepared::Failed(e) => Err(e),
         Prepared::Library => Ok(()),
         Prepared::Bitcode(source, name) => {
@@ -221,6 +233,17 @@ fn in_batches(
     }
 }
 
+/// How many functions (modules) the metallib at `path` holds; `None` when
+/// it is not one, or cannot be read (its scan then says why).
+pub fn metallib_functions(path: &Path) -> Option<usize> {
+    let source = crate::input::load(path).ok()?;
+    let bytes = source.bytes();
+    if !metallib::is_metallib(bytes) {
+        return None;
+    }
+    Some(metallib::Metallib::parse(bytes).ok()?.functions.len())
+}
+
 /// One module read by `ir::bitcode`; `base`: where its bytes sit in the
 /// file, so that a refusal names the file's byte.
 pub fn native(bitcode: &[u8], name: &str, base: u64, reuse: &mut Reuse) -> Result<String, String> {
@@ -249,6 +272,8 @@ enum Prepared {
 fn prepare(
     path: &Path,
     tool: Option<&LlvmDis>,
+    // Of a metallib read natively, the functions to read (all: `None`).
+    part: Option<std::ops::Range<usize>>,
     reuse: &mut Reuse,
     each: &mut dyn FnMut(ModuleResult),
 ) -> Prepared {
@@ -292,7 +317,9 @@ fn prepare(
         } else {
             // Where the modules read so far begin.
             let mut done_from = usize::MAX;
-            for ((f, name), kind) in lib.functions.iter().zip(names).zip(kinds) {
+            let chosen = |i: &usize| part.as_ref().is_none_or(|r| r.contains(i));
+            let functions = lib.functions.iter().zip(names).zip(kinds).enumerate();
+            for (_, ((f, name), kind)) in functions.filter(|(i, _)| chosen(i)) {
                 let module = f.module();
                 let base = (module.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
                 let text = native(module, &name, base as u64, reuse);
