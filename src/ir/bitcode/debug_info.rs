@@ -11,76 +11,351 @@ fn get(ops: &[u64], i: usize) -> u64 {
     ops.get(i).copied().unwrap_or(0)
 }
 
-fn md(ops: &[u64], i: usize) -> Field {
-    Field::Md(get(ops, i))
+/// A node's fields in the order `AsmWriter` prints them (LLVM 14's
+/// `MDFieldPrinter`), each left out where it leaves it out: a zero number
+/// (`ShouldSkipZero`), a null node (`ShouldSkipNull`: [`Field::Md`]), an
+/// empty string (`ShouldSkipEmpty`: [`Field::Str`], checked when printed).
+#[derive(Default)]
+struct Fields(Vec<(&'static str, Field)>);
+
+impl Fields {
+    fn push(&mut self, name: &'static str, f: Field) {
+        self.0.push((name, f));
+    }
+
+    /// `printInt`: a number, left out when zero.
+    fn int(&mut self, name: &'static str, v: u64) {
+        if v != 0 {
+            self.push(name, Field::Uint(v));
+        }
+    }
+
+    /// `printInt(..., ShouldSkipZero = false)`.
+    fn int_always(&mut self, name: &'static str, v: u64) {
+        self.push(name, Field::Uint(v));
+    }
+
+    /// `printMetadata`: left out when null.
+    fn md(&mut self, name: &'static str, ops: &[u64], i: usize) {
+        self.push(name, Field::Md(get(ops, i)));
+    }
+
+    /// `printMetadata(..., ShouldSkipNull = false)`: `null` printed.
+    fn md_or_null(&mut self, name: &'static str, ops: &[u64], i: usize) {
+        self.push(name, Field::MdOrNull(get(ops, i)));
+    }
+
+    /// `printString`: left out when null or empty.
+    fn str(&mut self, name: &'static str, ops: &[u64], i: usize) {
+        self.push(name, Field::Str(get(ops, i)));
+    }
+
+    /// `printString(..., ShouldSkipEmpty = false)`: `""` when null.
+    fn str_always(&mut self, name: &'static str, ops: &[u64], i: usize) {
+        self.push(name, Field::StrAlways(get(ops, i)));
+    }
+
+    /// `printBool`: left out when it is `default`, if there is one.
+    fn bool(&mut self, name: &'static str, v: bool, default: Option<bool>) {
+        if default != Some(v) {
+            self.push(name, Field::Word(if v { "true" } else { "false" }));
+        }
+    }
+
+    /// `printDwarfEnum`: left out when zero, its DWARF name if LLVM 14
+    /// has one, else the number.
+    fn dwarf(&mut self, name: &'static str, v: u64, names: fn(u64) -> Option<&'static str>) {
+        if v != 0 {
+            self.push(name, dwarf_name(v, names));
+        }
+    }
+
+    /// `printTag`: always, by name or number.
+    fn tag(&mut self, v: u64) {
+        self.push("tag", dwarf_name(v, tag_name));
+    }
+
+    fn done(self, distinct: bool, kind: &'static str) -> Md {
+        Md::Special {
+            distinct,
+            kind,
+            fields: self.0,
+        }
+    }
 }
 
-fn s(ops: &[u64], i: usize) -> Field {
-    Field::Str(get(ops, i))
+fn dwarf_name(v: u64, names: fn(u64) -> Option<&'static str>) -> Field {
+    match names(v) {
+        Some(name) => Field::Word(name),
+        None => Field::Uint(v),
+    }
 }
 
-fn num(v: u64) -> Field {
-    Field::Text(v.to_string())
-}
-
-fn text(t: &str) -> Field {
-    Field::Text(t.to_string())
-}
-
-fn tag(v: u64) -> Field {
+/// `dwarf::TagString` of LLVM 14 (its `Dwarf.def`).
+fn tag_name(v: u64) -> Option<&'static str> {
+    const STANDARD: [&str; 0x4c] = [
+        "",
+        "DW_TAG_array_type",
+        "DW_TAG_class_type",
+        "DW_TAG_entry_point",
+        "DW_TAG_enumeration_type",
+        "DW_TAG_formal_parameter",
+        "",
+        "",
+        "DW_TAG_imported_declaration",
+        "",
+        "DW_TAG_label",
+        "DW_TAG_lexical_block",
+        "",
+        "DW_TAG_member",
+        "",
+        "DW_TAG_pointer_type",
+        "DW_TAG_reference_type",
+        "DW_TAG_compile_unit",
+        "DW_TAG_string_type",
+        "DW_TAG_structure_type",
+        "",
+        "DW_TAG_subroutine_type",
+        "DW_TAG_typedef",
+        "DW_TAG_union_type",
+        "DW_TAG_unspecified_parameters",
+        "DW_TAG_variant",
+        "DW_TAG_common_block",
+        "DW_TAG_common_inclusion",
+        "DW_TAG_inheritance",
+        "DW_TAG_inlined_subroutine",
+        "DW_TAG_module",
+        "DW_TAG_ptr_to_member_type",
+        "DW_TAG_set_type",
+        "DW_TAG_subrange_type",
+        "DW_TAG_with_stmt",
+        "DW_TAG_access_declaration",
+        "DW_TAG_base_type",
+        "DW_TAG_catch_block",
+        "DW_TAG_const_type",
+        "DW_TAG_constant",
+        "DW_TAG_enumerator",
+        "DW_TAG_file_type",
+        "DW_TAG_friend",
+        "DW_TAG_namelist",
+        "DW_TAG_namelist_item",
+        "DW_TAG_packed_type",
+        "DW_TAG_subprogram",
+        "DW_TAG_template_type_parameter",
+        "DW_TAG_template_value_parameter",
+        "DW_TAG_thrown_type",
+        "DW_TAG_try_block",
+        "DW_TAG_variant_part",
+        "DW_TAG_variable",
+        "DW_TAG_volatile_type",
+        "DW_TAG_dwarf_procedure",
+        "DW_TAG_restrict_type",
+        "DW_TAG_interface_type",
+        "DW_TAG_namespace",
+        "DW_TAG_imported_module",
+        "DW_TAG_unspecified_type",
+        "DW_TAG_partial_unit",
+        "DW_TAG_imported_unit",
+        "",
+        "DW_TAG_condition",
+        "DW_TAG_shared_type",
+        "DW_TAG_type_unit",
+        "DW_TAG_rvalue_reference_type",
+        "DW_TAG_template_alias",
+        "DW_TAG_coarray_type",
+        "DW_TAG_generic_subrange",
+        "DW_TAG_dynamic_type",
+        "DW_TAG_atomic_type",
+        "DW_TAG_call_site",
+        "DW_TAG_call_site_parameter",
+        "DW_TAG_skeleton_unit",
+        "DW_TAG_immutable_type",
+    ];
     let name = match v {
-        0x01 => "DW_TAG_array_type",
-        0x02 => "DW_TAG_class_type",
-        0x04 => "DW_TAG_enumeration_type",
-        0x05 => "DW_TAG_formal_parameter",
-        0x08 => "DW_TAG_imported_declaration",
-        0x0d => "DW_TAG_member",
-        0x0f => "DW_TAG_pointer_type",
-        0x10 => "DW_TAG_reference_type",
-        0x13 => "DW_TAG_structure_type",
-        0x15 => "DW_TAG_subroutine_type",
-        0x16 => "DW_TAG_typedef",
-        0x17 => "DW_TAG_union_type",
-        0x1c => "DW_TAG_inheritance",
-        0x1f => "DW_TAG_ptr_to_member_type",
-        0x24 => "DW_TAG_base_type",
-        0x26 => "DW_TAG_const_type",
-        0x2f => "DW_TAG_template_type_parameter",
-        0x30 => "DW_TAG_template_value_parameter",
-        0x34 => "DW_TAG_variable",
-        0x35 => "DW_TAG_volatile_type",
-        0x37 => "DW_TAG_restrict_type",
-        0x3a => "DW_TAG_imported_module",
-        0x42 => "DW_TAG_rvalue_reference_type",
-        0x3b => "DW_TAG_unspecified_type",
-        _ => return num(v),
+        0..0x4c => STANDARD[v as usize],
+        0x4081 => "DW_TAG_MIPS_loop",
+        0x4101 => "DW_TAG_format_label",
+        0x4102 => "DW_TAG_function_template",
+        0x4103 => "DW_TAG_class_template",
+        0x4104 => "DW_TAG_GNU_BINCL",
+        0x4105 => "DW_TAG_GNU_EINCL",
+        0x4106 => "DW_TAG_GNU_template_template_param",
+        0x4107 => "DW_TAG_GNU_template_parameter_pack",
+        0x4108 => "DW_TAG_GNU_formal_parameter_pack",
+        0x4109 => "DW_TAG_GNU_call_site",
+        0x410a => "DW_TAG_GNU_call_site_parameter",
+        0x4200 => "DW_TAG_APPLE_property",
+        0x4201 => "DW_TAG_SUN_function_template",
+        0x4202 => "DW_TAG_SUN_class_template",
+        0x4203 => "DW_TAG_SUN_struct_template",
+        0x4204 => "DW_TAG_SUN_union_template",
+        0x4205 => "DW_TAG_SUN_indirect_inheritance",
+        0x4206 => "DW_TAG_SUN_codeflags",
+        0x4207 => "DW_TAG_SUN_memop_info",
+        0x4208 => "DW_TAG_SUN_omp_child_func",
+        0x4209 => "DW_TAG_SUN_rtti_descriptor",
+        0x420a => "DW_TAG_SUN_dtor_info",
+        0x420b => "DW_TAG_SUN_dtor",
+        0x420c => "DW_TAG_SUN_f90_interface",
+        0x420d => "DW_TAG_SUN_fortran_vax_structure",
+        0x42ff => "DW_TAG_SUN_hi",
+        0x5101 => "DW_TAG_ALTIUM_circ_type",
+        0x5102 => "DW_TAG_ALTIUM_mwa_circ_type",
+        0x5103 => "DW_TAG_ALTIUM_rev_carry_type",
+        0x5111 => "DW_TAG_ALTIUM_rom",
+        0x6000 => "DW_TAG_LLVM_annotation",
+        0x8004 => "DW_TAG_GHS_namespace",
+        0x8005 => "DW_TAG_GHS_using_namespace",
+        0x8006 => "DW_TAG_GHS_using_declaration",
+        0x8007 => "DW_TAG_GHS_template_templ_param",
+        0x8765 => "DW_TAG_UPC_shared_type",
+        0x8766 => "DW_TAG_UPC_strict_type",
+        0x8767 => "DW_TAG_UPC_relaxed",
+        0xa000 => "DW_TAG_PGI_kanji_type",
+        0xa020 => "DW_TAG_PGI_interface_block",
+        0xb000 => "DW_TAG_BORLAND_property",
+        0xb001 => "DW_TAG_BORLAND_Delphi_string",
+        0xb002 => "DW_TAG_BORLAND_Delphi_dynamic_array",
+        0xb003 => "DW_TAG_BORLAND_Delphi_set",
+        0xb004 => "DW_TAG_BORLAND_Delphi_variant",
+        _ => "",
     };
-    text(name)
+    (!name.is_empty()).then_some(name)
 }
 
-fn encoding(v: u64) -> Field {
+/// `dwarf::LanguageString` of LLVM 14: DWARF 5's languages up to
+/// `DW_LANG_BLISS` and three vendors'. Later ones (Kotlin, Zig, C17, ...)
+/// are numbers to it.
+pub fn language_name(v: u64) -> Option<&'static str> {
+    const STANDARD: [&str; 0x26] = [
+        "",
+        "DW_LANG_C89",
+        "DW_LANG_C",
+        "DW_LANG_Ada83",
+        "DW_LANG_C_plus_plus",
+        "DW_LANG_Cobol74",
+        "DW_LANG_Cobol85",
+        "DW_LANG_Fortran77",
+        "DW_LANG_Fortran90",
+        "DW_LANG_Pascal83",
+        "DW_LANG_Modula2",
+        "DW_LANG_Java",
+        "DW_LANG_C99",
+        "DW_LANG_Ada95",
+        "DW_LANG_Fortran95",
+        "DW_LANG_PLI",
+        "DW_LANG_ObjC",
+        "DW_LANG_ObjC_plus_plus",
+        "DW_LANG_UPC",
+        "DW_LANG_D",
+        "DW_LANG_Python",
+        "DW_LANG_OpenCL",
+        "DW_LANG_Go",
+        "DW_LANG_Modula3",
+        "DW_LANG_Haskell",
+        "DW_LANG_C_plus_plus_03",
+        "DW_LANG_C_plus_plus_11",
+        "DW_LANG_OCaml",
+        "DW_LANG_Rust",
+        "DW_LANG_C11",
+        "DW_LANG_Swift",
+        "DW_LANG_Julia",
+        "DW_LANG_Dylan",
+        "DW_LANG_C_plus_plus_14",
+        "DW_LANG_Fortran03",
+        "DW_LANG_Fortran08",
+        "DW_LANG_RenderScript",
+        "DW_LANG_BLISS",
+    ];
     let name = match v {
-        0x01 => "DW_ATE_address",
-        0x02 => "DW_ATE_boolean",
-        0x04 => "DW_ATE_float",
-        0x05 => "DW_ATE_signed",
-        0x06 => "DW_ATE_signed_char",
-        0x07 => "DW_ATE_unsigned",
-        0x08 => "DW_ATE_unsigned_char",
-        0x10 => "DW_ATE_UTF",
-        _ => return num(v),
+        0..0x26 => STANDARD[v as usize],
+        0x8001 => "DW_LANG_Mips_Assembler",
+        0x8e57 => "DW_LANG_GOOGLE_RenderScript",
+        0xb000 => "DW_LANG_BORLAND_Delphi",
+        _ => "",
     };
-    text(name)
+    (!name.is_empty()).then_some(name)
 }
 
-/// DIFlags as `DIFlagA | DIFlagB`, with any unknown bits as a number.
-fn di_flags(v: u64) -> Field {
-    const FLAGS: &[(u64, &str)] = &[
-        (3, "DIFlagPublic"),
-        (1, "DIFlagPrivate"),
-        (2, "DIFlagProtected"),
+/// `dwarf::AttributeEncodingString` of LLVM 14.
+fn encoding_name(v: u64) -> Option<&'static str> {
+    const STANDARD: [&str; 0x13] = [
+        "",
+        "DW_ATE_address",
+        "DW_ATE_boolean",
+        "DW_ATE_complex_float",
+        "DW_ATE_float",
+        "DW_ATE_signed",
+        "DW_ATE_signed_char",
+        "DW_ATE_unsigned",
+        "DW_ATE_unsigned_char",
+        "DW_ATE_imaginary_float",
+        "DW_ATE_packed_decimal",
+        "DW_ATE_numeric_string",
+        "DW_ATE_edited",
+        "DW_ATE_signed_fixed",
+        "DW_ATE_unsigned_fixed",
+        "DW_ATE_decimal_float",
+        "DW_ATE_UTF",
+        "DW_ATE_UCS",
+        "DW_ATE_ASCII",
+    ];
+    let name = match v {
+        0..0x13 => STANDARD[v as usize],
+        0x81 => "DW_ATE_HP_complex_float",
+        0x82 => "DW_ATE_HP_float128",
+        0x83 => "DW_ATE_HP_complex_float128",
+        0x84 => "DW_ATE_HP_floathpintel",
+        0x85 => "DW_ATE_HP_imaginary_float90",
+        0x86 => "DW_ATE_HP_imaginary_float128",
+        _ => "",
+    };
+    (!name.is_empty()).then_some(name)
+}
+
+/// `dwarf::ConventionString` of LLVM 14.
+fn convention_name(v: u64) -> Option<&'static str> {
+    Some(match v {
+        0x01 => "DW_CC_normal",
+        0x02 => "DW_CC_program",
+        0x03 => "DW_CC_nocall",
+        0x04 => "DW_CC_pass_by_reference",
+        0x05 => "DW_CC_pass_by_value",
+        0x40 => "DW_CC_GNU_renesas_sh",
+        0x41 => "DW_CC_GNU_borland_fastcall_i386",
+        0xb0 => "DW_CC_BORLAND_safecall",
+        0xb1 => "DW_CC_BORLAND_stdcall",
+        0xb2 => "DW_CC_BORLAND_pascal",
+        0xb3 => "DW_CC_BORLAND_msfastcall",
+        0xb4 => "DW_CC_BORLAND_msreturn",
+        0xb5 => "DW_CC_BORLAND_thiscall",
+        0xb6 => "DW_CC_BORLAND_fastcall",
+        0xc0 => "DW_CC_LLVM_vectorcall",
+        0xc1 => "DW_CC_LLVM_Win64",
+        0xc2 => "DW_CC_LLVM_X86_64SysV",
+        0xc3 => "DW_CC_LLVM_AAPCS",
+        0xc4 => "DW_CC_LLVM_AAPCS_VFP",
+        0xc5 => "DW_CC_LLVM_IntelOclBicc",
+        0xc6 => "DW_CC_LLVM_SpirFunction",
+        0xc7 => "DW_CC_LLVM_OpenCLKernel",
+        0xc8 => "DW_CC_LLVM_Swift",
+        0xc9 => "DW_CC_LLVM_PreserveMost",
+        0xca => "DW_CC_LLVM_PreserveAll",
+        0xcb => "DW_CC_LLVM_X86RegCall",
+        0xff => "DW_CC_GDB_IBM_OpenCL",
+        _ => return None,
+    })
+}
+
+/// `printDIFlags`: left out when zero; as `DINode::splitFlags` splits
+/// them (the access and inheritance groups by value, then
+/// `DIFlagIndirectVirtualBase`, then each bit), any bits LLVM 14 does not
+/// name last as one number.
+fn di_flags(f: &mut Fields, mut v: u64) {
+    const BITS: &[(u64, &str)] = &[
         (1 << 2, "DIFlagFwdDecl"),
         (1 << 3, "DIFlagAppleBlock"),
+        (1 << 4, "DIFlagReservedBit4"),
         (1 << 5, "DIFlagVirtual"),
         (1 << 6, "DIFlagArtificial"),
         (1 << 7, "DIFlagExplicit"),
@@ -104,13 +379,39 @@ fn di_flags(v: u64) -> Field {
         (1 << 28, "DIFlagLittleEndian"),
         (1 << 29, "DIFlagAllCallsDescribed"),
     ];
-    flags(v, FLAGS)
+    if v == 0 {
+        return;
+    }
+    let mut parts = Vec::new();
+    let access = ["", "DIFlagPrivate", "DIFlagProtected", "DIFlagPublic"];
+    let inheritance = [
+        "",
+        "DIFlagSingleInheritance",
+        "DIFlagMultipleInheritance",
+        "DIFlagVirtualInheritance",
+    ];
+    for (shift, names) in [(0, access), (16, inheritance)] {
+        let group = (v >> shift) & 3;
+        if group != 0 {
+            parts.push(names[group as usize]);
+            v &= !(3 << shift);
+        }
+    }
+    const INDIRECT_VIRTUAL_BASE: u64 = (1 << 2) | (1 << 5);
+    if v & INDIRECT_VIRTUAL_BASE == INDIRECT_VIRTUAL_BASE {
+        parts.push("DIFlagIndirectVirtualBase");
+        v &= !INDIRECT_VIRTUAL_BASE;
+    }
+    f.push("flags", split_flags(parts, v, BITS));
 }
 
-fn sp_flags(v: u64) -> Field {
-    const FLAGS: &[(u64, &str)] = &[
-        (3, "DISPFlagPureVirtual"),
+/// `printDISPFlags`: always printed (none at all would read as the old
+/// `isDefinition: true`), `0` when none; each bit by name (virtuality's
+/// two values are single bits).
+fn sp_flags(f: &mut Fields, v: u64) {
+    const BITS: &[(u64, &str)] = &[
         (1, "DISPFlagVirtual"),
+        (1 << 1, "DISPFlagPureVirtual"),
         (1 << 2, "DISPFlagLocalToUnit"),
         (1 << 3, "DISPFlagDefinition"),
         (1 << 4, "DISPFlagOptimized"),
@@ -121,35 +422,26 @@ fn sp_flags(v: u64) -> Field {
         (1 << 9, "DISPFlagDeleted"),
         (1 << 11, "DISPFlagObjCDirect"),
     ];
-    flags(v, FLAGS)
+    f.push("spFlags", split_flags(Vec::new(), v, BITS));
 }
 
-fn flags(mut v: u64, table: &[(u64, &str)]) -> Field {
-    let mut parts = Vec::new();
-    for &(bits, name) in table {
-        // The two-bit groups (access, virtuality) match whole.
-        let mask = if bits == 3 || bits == 1 || bits == 2 {
-            3
-        } else {
-            bits
-        };
-        if v & mask == bits {
-            parts.push(name.to_string());
-            v &= !mask;
+/// `parts`, then each of `bits` set in `v`, then what is left as a number
+/// (also when nothing was named), joined by ` | `.
+fn split_flags(mut parts: Vec<&'static str>, mut v: u64, bits: &[(u64, &'static str)]) -> Field {
+    for &(bit, name) in bits {
+        if v & bit != 0 {
+            parts.push(name);
+            v &= !bit;
         }
     }
-    if v != 0 {
-        parts.push(v.to_string());
+    let mut text = parts.join(" | ");
+    if v != 0 || parts.is_empty() {
+        if !parts.is_empty() {
+            text.push_str(" | ");
+        }
+        text.push_str(&v.to_string());
     }
-    Field::Text(parts.join(" | "))
-}
-
-fn special(distinct: bool, kind: &'static str, fields: Vec<(&'static str, Field)>) -> Md {
-    Md::Special {
-        distinct,
-        kind,
-        fields,
-    }
+    Field::Text(text)
 }
 
 /// One debug-info record as a node.
@@ -162,223 +454,223 @@ pub fn node(r: &Reader<'_>, code: u32, ops: &[u64]) -> Result<Md, Error> {
         }
     };
     let distinct = get(ops, 0) & 1 != 0;
-    Ok(match code {
+    let mut f = Fields::default();
+    let kind = match code {
         7 => {
             // [distinct, line, column, scope, inlinedAt + 1, implicit]
             need(5, "DILocation")?;
-            let mut f = vec![
-                ("line", num(ops[1])),
-                ("column", num(ops[2])),
-                ("scope", Field::MdOrNull(ops[3].saturating_add(1))),
-                ("inlinedAt", md(ops, 4)),
-            ];
-            if get(ops, 5) != 0 {
-                f.push(("isImplicitCode", text("true")));
-            }
-            special(distinct, "DILocation", f)
+            f.int_always("line", ops[1]);
+            f.int("column", ops[2]);
+            f.push("scope", Field::MdOrNull(ops[3].saturating_add(1)));
+            f.md("inlinedAt", ops, 4);
+            f.bool("isImplicitCode", get(ops, 5) != 0, Some(false));
+            "DILocation"
         }
         13 => {
-            // [distinct | version << 1, count, lower bound]
+            // [distinct | version << 1, count, lower bound, (upper bound,
+            //  stride)]: version 0 holds both as numbers, 1 the count as
+            //  a node, 2 all four.
             need(3, "DISubrange")?;
-            let f = match ops[0] >> 1 {
-                0 => vec![
-                    ("count", Field::Int(ops[1] as i64)),
-                    (
-                        "lowerBound",
-                        Field::Int(super::constants::decode_signed(ops[2])),
-                    ),
-                ],
-                1 => vec![
-                    ("count", md(ops, 1)),
-                    (
-                        "lowerBound",
-                        Field::Int(super::constants::decode_signed(ops[2])),
-                    ),
-                ],
-                _ => vec![
-                    ("count", md(ops, 1)),
-                    ("lowerBound", md(ops, 2)),
-                    ("upperBound", md(ops, 3)),
-                    ("stride", md(ops, 4)),
-                ],
-            };
-            special(distinct, "DISubrange", f)
+            let lower = Field::Int(super::constants::decode_signed(ops[2]));
+            match ops[0] >> 1 {
+                0 => {
+                    f.push("count", Field::Int(ops[1] as i64));
+                    f.push("lowerBound", lower);
+                }
+                1 => {
+                    f.push("count", Field::Bound(ops[1]));
+                    f.push("lowerBound", lower);
+                }
+                _ => {
+                    for (i, name) in ["count", "lowerBound", "upperBound", "stride"]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        f.push(name, Field::Bound(get(ops, i + 1)));
+                    }
+                }
+            }
+            "DISubrange"
         }
         14 => {
+            // [distinct | unsigned << 1 | big << 2, value | bit width,
+            //  name, words...]
             need(3, "DIEnumerator")?;
             let unsigned = ops[0] & 2 != 0;
-            let mut f = vec![
-                ("name", s(ops, 2)),
-                ("value", Field::Int(super::constants::decode_signed(ops[1]))),
-            ];
-            if unsigned {
-                f.push(("isUnsigned", text("true")));
-            }
-            special(distinct, "DIEnumerator", f)
+            let value = if ops[0] & 4 != 0 {
+                // A wide value: its words, each sign-rotated, low first.
+                let word = |i| super::constants::decode_signed(get(ops, i)) as u64;
+                let wide = (u128::from(word(4)) << 64) | u128::from(word(3));
+                let bits = ops[1].clamp(1, 128) as u32;
+                let wide = wide << (128 - bits);
+                if unsigned {
+                    (wide >> (128 - bits)).to_string()
+                } else {
+                    ((wide as i128) >> (128 - bits)).to_string()
+                }
+            } else {
+                let v = super::constants::decode_signed(ops[1]);
+                if unsigned {
+                    (v as u64).to_string()
+                } else {
+                    v.to_string()
+                }
+            };
+            f.str_always("name", ops, 2);
+            f.push("value", Field::Text(value));
+            f.bool("isUnsigned", unsigned, Some(false));
+            "DIEnumerator"
         }
         15 => {
             // [distinct, tag, name, size, align, encoding, flags?]
             need(6, "DIBasicType")?;
-            let mut f = vec![("name", s(ops, 2)), ("size", num(ops[3]))];
-            if ops[4] != 0 {
-                f.push(("align", num(ops[4])));
+            if ops[1] != 0x24 {
+                f.tag(ops[1]);
             }
-            f.push(("encoding", encoding(ops[5])));
-            if get(ops, 6) != 0 {
-                f.push(("flags", di_flags(ops[6])));
-            }
-            special(distinct, "DIBasicType", f)
+            f.str("name", ops, 2);
+            f.int("size", ops[3]);
+            f.int("align", ops[4]);
+            f.dwarf("encoding", ops[5], encoding_name);
+            di_flags(&mut f, get(ops, 6));
+            "DIBasicType"
         }
         16 => {
-            // [distinct, filename, directory, checksum kind, checksum, source?]
+            // [distinct, filename, directory, checksum kind, checksum,
+            //  source?]: the file's names are printed even when empty.
             need(3, "DIFile")?;
-            let mut f = vec![("filename", s(ops, 1)), ("directory", s(ops, 2))];
+            f.str_always("filename", ops, 1);
+            f.str_always("directory", ops, 2);
             if get(ops, 3) != 0 && get(ops, 4) != 0 {
                 let kind = match ops[3] {
                     1 => "CSK_MD5",
                     2 => "CSK_SHA1",
                     _ => "CSK_SHA256",
                 };
-                f.push(("checksumkind", text(kind)));
-                f.push(("checksum", s(ops, 4)));
+                f.push("checksumkind", Field::Word(kind));
+                f.str_always("checksum", ops, 4);
             }
-            if get(ops, 5) != 0 {
-                f.push(("source", s(ops, 5)));
-            }
-            special(distinct, "DIFile", f)
+            f.str("source", ops, 5);
+            "DIFile"
         }
         17 => {
             // [distinct, tag, name, file, line, scope, base, size, align,
-            //  offset, flags, extra, dwarf address space + 1, ...]
+            //  offset, flags, extra, dwarf address space + 1,
+            //  annotations]
             need(12, "DIDerivedType")?;
-            let mut f = vec![
-                ("tag", tag(ops[1])),
-                ("name", s(ops, 2)),
-                ("scope", md(ops, 5)),
-                ("file", md(ops, 3)),
-                ("line", num(ops[4])),
-                ("baseType", Field::MdOrNull(ops[6])),
-                ("size", num(ops[7])),
-                ("align", num(ops[8])),
-                ("offset", num(ops[9])),
-            ];
-            if ops[10] != 0 {
-                f.push(("flags", di_flags(ops[10])));
-            }
-            f.push(("extraData", md(ops, 11)));
+            f.tag(ops[1]);
+            f.str("name", ops, 2);
+            f.md("scope", ops, 5);
+            f.md("file", ops, 3);
+            f.int("line", ops[4]);
+            f.md_or_null("baseType", ops, 6);
+            f.int("size", ops[7]);
+            f.int("align", ops[8]);
+            f.int("offset", ops[9]);
+            di_flags(&mut f, ops[10]);
+            f.md("extraData", ops, 11);
             if get(ops, 12) != 0 {
-                f.push(("dwarfAddressSpace", num(ops[12] - 1)));
+                f.int_always("dwarfAddressSpace", ops[12] - 1);
             }
-            special(distinct, "DIDerivedType", f)
+            f.md("annotations", ops, 13);
+            "DIDerivedType"
         }
         18 => {
+            // [distinct, tag, name, file, line, scope, base, size, align,
+            //  offset, flags, elements, runtime language, vtable holder,
+            //  template parameters, identifier, discriminator, data
+            //  location, associated, allocated, rank, annotations]
             need(16, "DICompositeType")?;
-            let mut f = vec![
-                ("tag", tag(ops[1])),
-                ("name", s(ops, 2)),
-                ("scope", md(ops, 5)),
-                ("file", md(ops, 3)),
-                ("line", num(ops[4])),
-                ("baseType", md(ops, 6)),
-                ("size", num(ops[7])),
-                ("align", num(ops[8])),
-                ("offset", num(ops[9])),
-            ];
-            if ops[10] != 0 {
-                f.push(("flags", di_flags(ops[10])));
-            }
-            f.push(("elements", md(ops, 11)));
-            if ops[12] != 0 {
-                f.push(("runtimeLang", num(ops[12])));
-            }
-            f.push(("vtableHolder", md(ops, 13)));
-            f.push(("templateParams", md(ops, 14)));
-            f.push(("identifier", s(ops, 15)));
-            special(distinct, "DICompositeType", f)
+            f.tag(ops[1]);
+            f.str("name", ops, 2);
+            f.md("scope", ops, 5);
+            f.md("file", ops, 3);
+            f.int("line", ops[4]);
+            f.md("baseType", ops, 6);
+            f.int("size", ops[7]);
+            f.int("align", ops[8]);
+            f.int("offset", ops[9]);
+            di_flags(&mut f, ops[10]);
+            f.md("elements", ops, 11);
+            f.dwarf("runtimeLang", ops[12], language_name);
+            f.md("vtableHolder", ops, 13);
+            f.md("templateParams", ops, 14);
+            f.str("identifier", ops, 15);
+            f.md("discriminator", ops, 16);
+            f.md("dataLocation", ops, 17);
+            f.md("associated", ops, 18);
+            f.md("allocated", ops, 19);
+            f.push("rank", Field::Bound(get(ops, 20)));
+            f.md("annotations", ops, 21);
+            "DICompositeType"
         }
         19 => {
             // [distinct | version, flags, types, cc?]
             need(3, "DISubroutineType")?;
-            let mut f = Vec::new();
-            if ops[1] != 0 {
-                f.push(("flags", di_flags(ops[1])));
-            }
-            if get(ops, 3) != 0 {
-                f.push(("cc", num(ops[3])));
-            }
-            f.push(("types", Field::MdOrNull(ops[2])));
-            special(distinct, "DISubroutineType", f)
+            di_flags(&mut f, ops[1]);
+            f.dwarf("cc", get(ops, 3), convention_name);
+            f.md_or_null("types", ops, 2);
+            "DISubroutineType"
         }
         20 => {
+            // [distinct, language, file, producer, optimized, flags,
+            //  runtime version, split debug file, emission kind, enums,
+            //  retained types, (subprograms), globals, imports, dwo id,
+            //  macros, split debug inlining, profiling, name table kind,
+            //  ranges base address, sysroot, sdk]
             need(14, "DICompileUnit")?;
-            let mut f = vec![
-                ("language", num(ops[1])),
-                ("file", md(ops, 2)),
-                ("producer", s(ops, 3)),
-                (
-                    "isOptimized",
-                    text(if ops[4] != 0 { "true" } else { "false" }),
-                ),
-                ("flags", s(ops, 5)),
-                ("runtimeVersion", num(ops[6])),
-                ("splitDebugFilename", s(ops, 7)),
-                (
-                    "emissionKind",
-                    text(match ops[8] {
-                        0 => "NoDebug",
-                        1 => "FullDebug",
-                        2 => "LineTablesOnly",
-                        _ => "DebugDirectivesOnly",
-                    }),
-                ),
-                ("enums", md(ops, 9)),
-                ("retainedTypes", md(ops, 10)),
-                ("globals", md(ops, 12)),
-                ("imports", md(ops, 13)),
-            ];
-            if get(ops, 14) != 0 {
-                f.push(("dwoId", num(ops[14])));
+            f.dwarf("language", ops[1], language_name);
+            f.md_or_null("file", ops, 2);
+            f.str("producer", ops, 3);
+            f.bool("isOptimized", ops[4] != 0, None);
+            f.str("flags", ops, 5);
+            f.int_always("runtimeVersion", ops[6]);
+            f.str("splitDebugFilename", ops, 7);
+            let emission = match ops[8] {
+                0 => "NoDebug",
+                1 => "FullDebug",
+                2 => "LineTablesOnly",
+                _ => "DebugDirectivesOnly",
+            };
+            f.push("emissionKind", Field::Word(emission));
+            f.md("enums", ops, 9);
+            f.md("retainedTypes", ops, 10);
+            f.md("globals", ops, 12);
+            f.md("imports", ops, 13);
+            f.md("macros", ops, 15);
+            f.int("dwoId", get(ops, 14));
+            f.bool("splitDebugInlining", ops.get(16) != Some(&0), Some(true));
+            f.bool("debugInfoForProfiling", get(ops, 17) != 0, Some(false));
+            let name_table = match get(ops, 18) {
+                0 => None,
+                1 => Some("GNU"),
+                2 => Some("None"),
+                _ => Some("Apple"),
+            };
+            if let Some(kind) = name_table {
+                f.push("nameTableKind", Field::Word(kind));
             }
-            f.push(("macros", md(ops, 15)));
-            if ops.len() > 18 && ops[18] != 0 {
-                f.push((
-                    "nameTableKind",
-                    text(match ops[18] {
-                        1 => "GNU",
-                        2 => "None",
-                        _ => "Apple",
-                    }),
-                ));
-            }
-            f.push(("sysroot", s(ops, 20)));
-            f.push(("sdk", s(ops, 21)));
-            special(true, "DICompileUnit", f)
+            f.bool("rangesBaseAddress", get(ops, 19) != 0, Some(false));
+            f.str("sysroot", ops, 20);
+            f.str("sdk", ops, 21);
+            return Ok(f.done(true, "DICompileUnit"));
         }
-        21 => subprogram(r, ops)?,
+        21 => return subprogram(r, ops),
         22 => {
+            // [distinct, scope, file, line, column]
             need(5, "DILexicalBlock")?;
-            special(
-                distinct,
-                "DILexicalBlock",
-                vec![
-                    ("scope", Field::MdOrNull(ops[1])),
-                    ("file", md(ops, 2)),
-                    ("line", num(ops[3])),
-                    ("column", num(ops[4])),
-                ],
-            )
+            f.md_or_null("scope", ops, 1);
+            f.md("file", ops, 2);
+            f.int("line", ops[3]);
+            f.int("column", ops[4]);
+            "DILexicalBlock"
         }
         23 => {
+            // [distinct, scope, file, discriminator]
             need(4, "DILexicalBlockFile")?;
-            special(
-                distinct,
-                "DILexicalBlockFile",
-                vec![
-                    ("scope", Field::MdOrNull(ops[1])),
-                    ("file", md(ops, 2)),
-                    ("discriminator", num(ops[3])),
-                ],
-            )
+            f.md_or_null("scope", ops, 1);
+            f.md("file", ops, 2);
+            f.int_always("discriminator", ops[3]);
+            "DILexicalBlockFile"
         }
         24 => {
             // [distinct | export << 1, scope, (file, name, line) | name]
@@ -387,204 +679,217 @@ pub fn node(r: &Reader<'_>, code: u32, ops: &[u64]) -> Result<Md, Error> {
                 5 => 3,
                 _ => return Err(bad(r, "DINamespace")),
             };
-            let mut f = vec![("name", s(ops, name)), ("scope", Field::MdOrNull(ops[1]))];
-            if ops[0] & 2 != 0 {
-                f.push(("exportSymbols", text("true")));
-            }
-            special(distinct, "DINamespace", f)
+            f.str("name", ops, name);
+            f.md_or_null("scope", ops, 1);
+            f.bool("exportSymbols", ops[0] & 2 != 0, Some(false));
+            "DINamespace"
         }
         25 => {
+            // [distinct, name, type, defaulted?]
             need(3, "DITemplateTypeParameter")?;
-            special(
-                distinct,
-                "DITemplateTypeParameter",
-                vec![("name", s(ops, 1)), ("type", Field::MdOrNull(ops[2]))],
-            )
+            f.str("name", ops, 1);
+            f.md_or_null("type", ops, 2);
+            f.bool("defaulted", ops.len() == 4 && ops[3] != 0, Some(false));
+            "DITemplateTypeParameter"
         }
         26 => {
+            // [distinct, tag, name, type, (defaulted,) value]
             need(5, "DITemplateValueParameter")?;
-            let value = if ops.len() == 6 { 5 } else { 4 };
-            special(
-                distinct,
-                "DITemplateValueParameter",
-                vec![
-                    ("tag", tag(ops[1])),
-                    ("name", s(ops, 2)),
-                    ("type", md(ops, 3)),
-                    ("value", md(ops, value)),
-                ],
-            )
+            let (defaulted, value) = match ops.len() {
+                6 => (ops[4] != 0, 5),
+                _ => (false, 4),
+            };
+            if ops[1] != 0x30 {
+                f.tag(ops[1]);
+            }
+            f.str("name", ops, 2);
+            f.md("type", ops, 3);
+            f.bool("defaulted", defaulted, Some(false));
+            f.md_or_null("value", ops, value);
+            "DITemplateValueParameter"
         }
         27 => {
+            // [distinct | version << 1, scope, name, linkage name, file,
+            //  line, type, local, definition, then in version 2
+            //  declaration, template parameters, align, annotations;
+            //  before, (expression,) declaration, align]
             need(11, "DIGlobalVariable")?;
-            special(
-                distinct,
-                "DIGlobalVariable",
-                vec![
-                    ("name", s(ops, 2)),
-                    ("linkageName", s(ops, 3)),
-                    ("scope", md(ops, 1)),
-                    ("file", md(ops, 4)),
-                    ("line", num(ops[5])),
-                    ("type", md(ops, 6)),
-                    ("isLocal", text(if ops[7] != 0 { "true" } else { "false" })),
-                    (
-                        "isDefinition",
-                        text(if ops[8] != 0 { "true" } else { "false" }),
-                    ),
-                ],
-            )
+            let version = ops[0] >> 1;
+            f.str("name", ops, 2);
+            f.str("linkageName", ops, 3);
+            f.md_or_null("scope", ops, 1);
+            f.md("file", ops, 4);
+            f.int("line", ops[5]);
+            f.md("type", ops, 6);
+            f.bool("isLocal", ops[7] != 0, None);
+            f.bool("isDefinition", ops[8] != 0, None);
+            if version >= 2 {
+                f.md("declaration", ops, 9);
+                f.md("templateParams", ops, 10);
+                f.int("align", get(ops, 11));
+                f.md("annotations", ops, 12);
+            } else {
+                f.md("declaration", ops, 10);
+                f.int("align", get(ops, 11));
+            }
+            "DIGlobalVariable"
         }
         28 => {
             // [distinct | hasAlignment << 1, (tag), scope, name, file, line,
-            //  type, arg, flags, align?]
+            //  type, arg, flags, align?, annotations?]
             need(8, "DILocalVariable")?;
             let has_align = ops[0] & 2 != 0;
             let t = usize::from(!has_align && ops.len() > 8);
             need(8 + t, "DILocalVariable")?;
-            let mut f = vec![
-                ("name", s(ops, 2 + t)),
-                ("scope", Field::MdOrNull(ops[1 + t])),
-                ("file", md(ops, 3 + t)),
-                ("line", num(ops[4 + t])),
-                ("type", md(ops, 5 + t)),
-            ];
-            if ops[6 + t] != 0 {
-                f.push(("arg", num(ops[6 + t])));
+            f.str("name", ops, 2 + t);
+            f.int("arg", ops[6 + t]);
+            f.md_or_null("scope", ops, 1 + t);
+            f.md("file", ops, 3 + t);
+            f.int("line", ops[4 + t]);
+            f.md("type", ops, 5 + t);
+            di_flags(&mut f, ops[7 + t]);
+            if has_align {
+                f.int("align", get(ops, 8));
+                f.md("annotations", ops, 9);
             }
-            if ops[7 + t] != 0 {
-                f.push(("flags", di_flags(ops[7 + t])));
-            }
-            if has_align && get(ops, 8) != 0 {
-                f.push(("align", num(ops[8])));
-            }
-            special(distinct, "DILocalVariable", f)
+            "DILocalVariable"
         }
         29 => {
             let elements = expression(ops.get(1..).unwrap_or_default());
             let text = format!("!DIExpression({})", elements.join(", "));
-            Md::Raw(if distinct {
+            return Ok(Md::Raw(if distinct {
                 format!("distinct {text}")
             } else {
                 text
-            })
+            }));
         }
         31 => {
+            // [distinct, tag, scope, entity, line, name, file?, elements?]
             need(6, "DIImportedEntity")?;
-            let mut f = vec![
-                ("tag", tag(ops[1])),
-                ("name", s(ops, 5)),
-                ("scope", Field::MdOrNull(ops[2])),
-                ("entity", md(ops, 3)),
-            ];
-            if ops.len() >= 7 {
-                f.push(("file", md(ops, 6)));
-                f.push(("line", num(ops[4])));
-            }
-            f.push(("elements", md(ops, 7)));
-            special(distinct, "DIImportedEntity", f)
+            f.tag(ops[1]);
+            f.str("name", ops, 5);
+            f.md_or_null("scope", ops, 2);
+            f.md("entity", ops, 3);
+            f.md("file", ops, 6);
+            f.int("line", ops[4]);
+            f.md("elements", ops, 7);
+            "DIImportedEntity"
         }
         32 => {
+            // [distinct, (file,) scope, name, config macros, include path,
+            //  api notes, (line, is declaration)]
             need(5, "DIModule")?;
             let o = if ops.len() >= 8 { 2 } else { 1 };
-            let mut f = vec![
-                ("scope", Field::MdOrNull(get(ops, o))),
-                ("name", s(ops, o + 1)),
-                ("configMacros", s(ops, o + 2)),
-                ("includePath", s(ops, o + 3)),
-                ("apinotes", s(ops, o + 4)),
-            ];
+            f.md_or_null("scope", ops, o);
+            f.str("name", ops, o + 1);
+            f.str("configMacros", ops, o + 2);
+            f.str("includePath", ops, o + 3);
+            f.str("apinotes", ops, o + 4);
             if o == 2 {
-                f.insert(0, ("file", md(ops, 1)));
+                f.md("file", ops, 1);
             }
-            if get(ops, 7) != 0 {
-                f.push(("line", num(ops[7])));
-            }
-            special(distinct, "DIModule", f)
+            f.int("line", get(ops, 7));
+            f.bool("isDecl", get(ops, 8) != 0, Some(false));
+            "DIModule"
         }
         37 => {
             need(3, "DIGlobalVariableExpression")?;
-            special(
-                distinct,
-                "DIGlobalVariableExpression",
-                vec![("var", md(ops, 1)), ("expr", md(ops, 2))],
-            )
+            f.md("var", ops, 1);
+            f.md("expr", ops, 2);
+            "DIGlobalVariableExpression"
         }
         40 => {
+            // [distinct, scope, name, file, line]
             need(5, "DILabel")?;
-            special(
-                distinct,
-                "DILabel",
-                vec![
-                    ("scope", Field::MdOrNull(ops[1])),
-                    ("name", s(ops, 2)),
-                    ("file", md(ops, 3)),
-                    ("line", num(ops[4])),
-                ],
-            )
+            f.md_or_null("scope", ops, 1);
+            f.str("name", ops, 2);
+            f.md("file", ops, 3);
+            f.int("line", ops[4]);
+            "DILabel"
         }
         c => {
             return Err(r.error(format!("metadata record {c} is not read natively")));
         }
-    })
+    };
+    Ok(f.done(distinct, kind))
 }
 
 fn subprogram(r: &Reader<'_>, ops: &[u64]) -> Result<Md, Error> {
     if ops.len() < 18 {
         return Err(bad(r, "DISubprogram"));
     }
+    // As `MetadataLoader`: version 5 (sp flags) or the older layouts,
+    // whose fields sit 2 (and 3 with a function or unit at 15) later.
     let has_sp_flags = ops[0] & 4 != 0;
     let has_unit = ops[0] & 2 != 0;
-    let (flags, mut spflags) = if has_sp_flags {
-        (ops[11], ops[9])
-    } else {
-        (ops[13], 0)
-    };
     let (a, b) = if has_sp_flags {
         (0, 0)
     } else {
         (2, if ops.len() >= 19 { 3 } else { 2 })
     };
-    if !has_sp_flags {
+    let (mut flags, mut spflags) = if has_sp_flags {
+        (ops[11], ops[9])
+    } else {
+        (ops[13], 0)
+    };
+    // The old DIFlagMainSubprogram (bit 21) is an sp flag now.
+    let old_main = flags & (1 << 21) != 0;
+    flags &= !(1 << 21);
+    if has_sp_flags {
+        spflags |= if old_main { 1 << 8 } else { 0 };
+    } else {
         // Old layout: local, definition, optimized, virtuality apart.
         spflags = (get(ops, 11) & 3)
             | if ops[7] != 0 { 4 } else { 0 }
             | if ops[8] != 0 { 8 } else { 0 }
-            | if ops[14] != 0 { 16 } else { 0 };
+            | if ops[14] != 0 { 16 } else { 0 }
+            | if old_main { 1 << 8 } else { 0 };
     }
+    let this_adjustment = match has_sp_flags || ops.len() >= 20 {
+        true => get(ops, 16 + b),
+        false => 0,
+    };
+    let thrown_types = has_sp_flags || ops.len() >= 21;
     let distinct = ops[0] & 1 != 0 || spflags & 8 != 0;
-    let mut f = vec![
-        ("name", s(ops, 2)),
-        ("linkageName", s(ops, 3)),
-        ("scope", md(ops, 1)),
-        ("file", md(ops, 4)),
-        ("line", num(ops[5])),
-        ("type", md(ops, 6)),
-        ("scopeLine", num(get(ops, 7 + a))),
-        ("containingType", md(ops, 8 + a)),
-    ];
+    let mut f = Fields::default();
+    f.str("name", ops, 2);
+    f.str("linkageName", ops, 3);
+    f.md_or_null("scope", ops, 1);
+    f.md("file", ops, 4);
+    f.int("line", ops[5]);
+    f.md("type", ops, 6);
+    f.int("scopeLine", get(ops, 7 + a));
+    f.md("containingType", ops, 8 + a);
     let virtual_index = get(ops, 10 + a);
-    if virtual_index != 0 {
-        f.push(("virtualIndex", num(virtual_index)));
+    if spflags & 3 != 0 || virtual_index != 0 {
+        f.int_always("virtualIndex", virtual_index);
     }
-    if flags != 0 {
-        f.push(("flags", di_flags(flags)));
+    // A signed 32-bit number.
+    if this_adjustment != 0 {
+        f.push(
+            "thisAdjustment",
+            Field::Int(i64::from(this_adjustment as i32)),
+        );
     }
-    if spflags != 0 {
-        f.push(("spFlags", sp_flags(spflags)));
-    }
+    di_flags(&mut f, flags);
+    sp_flags(&mut f, spflags);
     if has_unit {
-        f.push(("unit", md(ops, 12 + b)));
+        f.md("unit", ops, 12 + b);
     }
-    f.push(("templateParams", md(ops, 13 + b)));
-    f.push(("declaration", md(ops, 14 + b)));
-    f.push(("retainedNodes", md(ops, 15 + b)));
-    f.push(("thrownTypes", md(ops, 17 + b)));
-    Ok(special(distinct, "DISubprogram", f))
+    f.md("templateParams", ops, 13 + b);
+    f.md("declaration", ops, 14 + b);
+    f.md("retainedNodes", ops, 15 + b);
+    if thrown_types {
+        f.md("thrownTypes", ops, 17 + b);
+    }
+    if has_sp_flags && ops.len() >= 19 {
+        f.md("annotations", ops, 18 + b);
+    }
+    Ok(f.done(distinct, "DISubprogram"))
 }
 
 /// DIExpression elements: operations by name, each followed by its
-/// operands as numbers.
+/// operands as numbers (`DW_OP_LLVM_convert`'s encoding by name).
 fn expression(elements: &[u64]) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -596,8 +901,11 @@ fn expression(elements: &[u64]) -> Vec<String> {
             _ => 0,
         };
         for k in 1..=arity {
-            if let Some(v) = elements.get(i + k) {
-                out.push(v.to_string());
+            if let Some(&v) = elements.get(i + k) {
+                match (op, k, encoding_name(v)) {
+                    (0x1001, 2, Some(name)) => out.push(name.to_string()),
+                    _ => out.push(v.to_string()),
+                }
             }
         }
         i += 1 + arity;

@@ -13,12 +13,20 @@ use super::types::TypeId;
 pub enum Field {
     /// A metadata reference, id + 1 (0: null, left out when printed).
     Md(u64),
-    /// A string reference, id + 1 (0: left out).
+    /// A string reference, id + 1 (left out when 0 or empty).
     Str(u64),
+    /// A string printed even when null or empty (`directory: ""`).
+    StrAlways(u64),
     /// A reference printed even when null (`scope: null`).
     MdOrNull(u64),
+    /// A bound (`count:`), id + 1: a constant integer printed as its
+    /// number, another node as a reference, left out when null.
+    Bound(u64),
     Int(i64),
-    /// Printed as is: unsigned numbers, flags, tags, booleans.
+    Uint(u64),
+    /// A name: tags, booleans, enumerations.
+    Word(&'static str),
+    /// Printed as is: flags.
     Text(String),
 }
 

@@ -697,6 +697,9 @@ impl<'a> Module<'a> {
                 return Err(bad(r, "attribute group"));
             }
             let mut attrs = Vec::new();
+            // String attributes come after the others, by key, as in
+            // LLVM's sorted `AttributeSet`, whatever order the file has.
+            let mut strings = Vec::new();
             let mut i = 2;
             while i < ops.len() {
                 let kind = ops[i];
@@ -726,7 +729,7 @@ impl<'a> Module<'a> {
                             super::print::escape_into(&mut text, &value);
                             text.push('"');
                         }
-                        attrs.push(text.into());
+                        strings.push((key, text));
                     }
                     6 => {
                         let (Some(&id), Some(&t)) = (ops.get(i), ops.get(i + 1)) else {
@@ -747,6 +750,8 @@ impl<'a> Module<'a> {
                     k => return Err(r.error(format!("unknown attribute encoding {k}"))),
                 }
             }
+            strings.sort_by(|(a, _), (b, _)| a.cmp(b));
+            attrs.extend(strings.into_iter().map(|(_, text)| text.into()));
             groups.insert(
                 ops[0],
                 AttrGroup {
@@ -883,4 +888,41 @@ fn take_cstr(ops: &[u64], i: &mut usize) -> Vec<u8> {
         s.push(c as u8);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bitstream::tests::Writer;
+    use super::*;
+
+    #[test]
+    fn string_attributes_come_after_the_others_by_key() {
+        // A PARAMATTR_GROUP block (abbreviation width 4) of one
+        // unabbreviated group record: id 1, the function's, with
+        // `"b"="1"`, `nounwind`, `"a"`, `align 16` in that order.
+        let mut ops = vec![1, u64::from(u32::MAX)];
+        ops.extend([4, u64::from(b'b'), 0, u64::from(b'1'), 0]);
+        ops.extend([0, 18]);
+        ops.extend([3, u64::from(b'a'), 0]);
+        ops.extend([1, 1, 16]);
+        let mut w = Writer::default();
+        let at = w.enter(2, u64::from(block::PARAMATTR_GROUP), 4);
+        w.bits(3, 4);
+        w.vbr(3, 6);
+        w.vbr(ops.len() as u64, 6);
+        for o in ops {
+            w.vbr(o, 6);
+        }
+        w.end(4, at, 0);
+        let mut r = Reader::new(&w.bytes, 0);
+        let entry = r.next_entry().unwrap();
+        assert!(matches!(entry, Entry::SubBlock(block::PARAMATTR_GROUP)));
+        r.enter(block::PARAMATTR_GROUP).unwrap();
+        let mut m = Module::default();
+        m.attr_groups(&mut r).unwrap();
+        assert_eq!(
+            m.groups[&1].attrs,
+            ["nounwind", "align 16", "\"a\"", "\"b\"=\"1\""]
+        );
+    }
 }

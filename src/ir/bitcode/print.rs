@@ -141,7 +141,7 @@ const FILE_FIRST: [&str; 9] = [
 ];
 
 /// `DISubprogram`'s node operands in LLVM's order (`DISubprogram::getImpl`).
-const SUBPROGRAM_OPERANDS: [&str; 9] = [
+const SUBPROGRAM_OPERANDS: [&str; 10] = [
     "file",
     "scope",
     "type",
@@ -151,6 +151,7 @@ const SUBPROGRAM_OPERANDS: [&str; 9] = [
     "containingType",
     "templateParams",
     "thrownTypes",
+    "annotations",
 ];
 
 /// Pushes the ids of `item`'s operands that may be nodes, in LLVM's
@@ -166,7 +167,7 @@ fn push_operands(md: &super::metadata::MdTable, item: &Md, stack: &mut Vec<u64>)
         Md::Node { ops, .. } => md.ops(ops).iter().for_each(|&o| push(o)),
         Md::Special { kind, fields, .. } => {
             let node = |f: &Field| match f {
-                Field::Md(id) | Field::MdOrNull(id) => *id,
+                Field::Md(id) | Field::MdOrNull(id) | Field::Bound(id) => *id,
                 _ => 0,
             };
             let field = |name: &str| fields.iter().find(|(n, _)| *n == name).map(|(_, f)| f);
@@ -742,6 +743,21 @@ impl Printer<'_, '_, '_> {
         }
     }
 
+    /// Value `v` of type `t` as a signed number, if it is a constant
+    /// integer (`ConstantInt::getSExtValue`).
+    fn const_int(&self, t: TypeId, v: u32) -> Option<i64> {
+        let n = match self.m.values.get(v as usize) {
+            Some(Value::Const(Const::Int(n))) => *n,
+            Some(Value::Const(Const::Null)) => 0,
+            _ => return None,
+        };
+        match self.m.types.get(t) {
+            Some(Ty::Int(w)) if *w < 64 => Some(sign_extend(n as u64, *w)),
+            Some(Ty::Int(_)) => Some(n),
+            _ => None,
+        }
+    }
+
     /// The right-hand side of `!N = ...`.
     fn md_definition(&mut self, out: &mut String, item: &Md) {
         match item {
@@ -772,7 +788,21 @@ impl Printer<'_, '_, '_> {
                 out.push('(');
                 let mut first = true;
                 for (name, f) in fields {
-                    if matches!(f, Field::Md(0) | Field::Str(0)) {
+                    let item = match f {
+                        Field::Md(id)
+                        | Field::Str(id)
+                        | Field::Bound(id)
+                        | Field::StrAlways(id) => self.m.md.items.get(id.wrapping_sub(1) as usize),
+                        _ => None,
+                    };
+                    // As `MDFieldPrinter`: null nodes and null or empty
+                    // strings left out.
+                    let left_out = match (f, item) {
+                        (Field::Md(0) | Field::Str(0) | Field::Bound(0), _) => true,
+                        (Field::Str(_), Some(Md::Str(s))) => s.is_empty(),
+                        _ => false,
+                    };
+                    if left_out {
                         continue;
                     }
                     if !first {
@@ -781,19 +811,29 @@ impl Printer<'_, '_, '_> {
                     first = false;
                     out.push_str(name);
                     out.push_str(": ");
-                    match f {
-                        Field::Md(id) | Field::MdOrNull(id) | Field::Str(id) => {
-                            match (f, self.m.md.items.get(id.wrapping_sub(1) as usize)) {
-                                (Field::Str(_), Some(Md::Str(s))) => {
-                                    out.push('"');
-                                    escape_into(out, self.m.md.str(s));
-                                    out.push('"');
-                                }
-                                _ => self.md_operand(out, *id),
-                            }
+                    match (f, item) {
+                        (Field::Str(_) | Field::StrAlways(_), Some(Md::Str(s))) => {
+                            out.push('"');
+                            escape_into(out, self.m.md.str(s));
+                            out.push('"');
                         }
-                        Field::Int(v) => push_int(out, *v),
-                        Field::Text(t) => out.push_str(t),
+                        (Field::StrAlways(0), _) => out.push_str("\"\""),
+                        (Field::Bound(id), Some(Md::Value(t, v))) => match self.const_int(*t, *v) {
+                            Some(n) => push_int(out, n),
+                            None => self.md_operand(out, *id),
+                        },
+                        (
+                            Field::Md(id)
+                            | Field::MdOrNull(id)
+                            | Field::Str(id)
+                            | Field::StrAlways(id)
+                            | Field::Bound(id),
+                            _,
+                        ) => self.md_operand(out, *id),
+                        (Field::Int(v), _) => push_int(out, *v),
+                        (Field::Uint(v), _) => push_int(out, *v),
+                        (Field::Word(w), _) => out.push_str(w),
+                        (Field::Text(t), _) => out.push_str(t),
                     }
                 }
                 out.push(')');
@@ -909,7 +949,12 @@ impl Printer<'_, '_, '_> {
                 self.slot(operand - 1);
             }
         }
-        let mut text = format!("!{n} = !DILocation(line: {line}, column: {col}, scope: ");
+        // As `writeDILocation`: the line always, the column unless zero.
+        let mut text = format!("!{n} = !DILocation(line: {line}, ");
+        if col != 0 {
+            let _ = write!(text, "column: {col}, ");
+        }
+        text.push_str("scope: ");
         self.md_operand(&mut text, scope);
         if ia != 0 {
             text.push_str(", inlinedAt: ");
@@ -1121,8 +1166,8 @@ fn location_key(item: &Md) -> Option<[u64; 5]> {
     let mut key = [0u64; 5];
     for (name, f) in fields {
         match (*name, f) {
-            ("line", Field::Text(t)) => key[0] = t.parse().ok()?,
-            ("column", Field::Text(t)) => key[1] = t.parse().ok()?,
+            ("line", Field::Uint(v)) => key[0] = *v,
+            ("column", Field::Uint(v)) => key[1] = *v,
             ("scope", Field::MdOrNull(id)) => key[2] = *id,
             ("inlinedAt", Field::Md(id)) => key[3] = *id,
             ("isImplicitCode", _) => key[4] = 1,
@@ -1310,8 +1355,13 @@ pub fn function(m: &mut Module<'_>, f: usize, body: &Body, out: &mut String) {
         let mut b = 0usize;
         for (i, inst) in body.insts.iter().enumerate() {
             if body.block_starts.get(b) == Some(&i) {
-                if b > 0 {
-                    out.push('\n');
+                // As LLVM: every block's label but an unnamed entry
+                // block's, a blank line before each but the entry's.
+                let named_entry = b == 0 && body.block_names.contains_key(&0);
+                if b > 0 || named_entry {
+                    if b > 0 {
+                        out.push('\n');
+                    }
                     let l = p
                         .locals
                         .as_ref()
@@ -1607,6 +1657,252 @@ mod tests {
         assert_eq!(name(b"struct.mlx::Params"), "\"struct.mlx::Params\"");
         assert_eq!(name(b"0abc"), "\"0abc\"");
         assert_eq!(name(b"a\"b\n"), "\"a\\22b\\0A\"");
+    }
+
+    /// A module whose metadata are `strings` (ids 0.., so operand `k + 1`
+    /// names string `k`), then one empty tuple and a constant `i64 12`
+    /// (the next two ids).
+    fn md_module(strings: &[&str]) -> Module<'static> {
+        let mut m = Module::default();
+        for text in strings {
+            let start = m.md.bytes.len();
+            m.md.bytes.extend_from_slice(text.as_bytes());
+            m.md.items.push(Md::Str(start..m.md.bytes.len()));
+        }
+        m.md.items.push(Md::Node {
+            distinct: false,
+            ops: 0..0,
+        });
+        let i64_ty = m.types.push(Ty::Int(64)).unwrap();
+        m.values.push(Value::Const(Const::Int(12)));
+        m.value_types.push(i64_ty);
+        m.md.items.push(Md::Value(i64_ty, 0));
+        m.md_module_len = m.md.items.len();
+        m
+    }
+
+    /// `!N = ...`'s right-hand side of debug-info record `code` with
+    /// operands `ops`, in [`md_module`]`(strings)`.
+    fn di(code: u32, ops: &[u64], strings: &[&str]) -> String {
+        let m = md_module(strings);
+        let r = super::super::bitstream::Reader::new(&[], 0);
+        let item = super::super::debug_info::node(&r, code, ops).unwrap();
+        // DIExpression: printed inline, as it is.
+        if let Md::Raw(text) = item {
+            return text;
+        }
+        let mut n = Numbering::default();
+        let mut p = Printer {
+            m: &m,
+            n: &mut n,
+            locals: None,
+            named_locals: 0,
+        };
+        p.number_module();
+        let mut out = String::new();
+        p.md_definition(&mut out, &item);
+        assert!(p.n.failed.is_none(), "{:?}", p.n.failed);
+        out
+    }
+
+    #[test]
+    fn a_compile_unit_names_its_language_and_prints_fields_as_llvm_14() {
+        // [distinct, language, file, producer, optimized, flags, runtime
+        //  version, split file, emission kind, enums, retained types,
+        //  subprograms, globals, imports, dwo id, macros, split debug
+        //  inlining, profiling, name table kind, ranges, sysroot, sdk]
+        let strings = ["p", "/", "S", ""];
+        let tuple = strings.len() as u64 + 1;
+        let unit = |language: u64, inlining: u64| {
+            let ops = [
+                1, language, tuple, 1, 1, 4, 0, 0, 2, 0, 0, 0, 0, tuple, 5, tuple, inlining, 0, 2,
+                0, 2, 3,
+            ];
+            di(20, &ops, &strings)
+        };
+        // A name, `macros` before `dwoId`, `splitDebugInlining` only
+        // when false, the empty `flags` string left out.
+        assert_eq!(
+            unit(0x21, 0),
+            "distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !0, \
+             producer: \"p\", isOptimized: true, runtimeVersion: 0, emissionKind: \
+             LineTablesOnly, imports: !0, macros: !0, dwoId: 5, splitDebugInlining: false, \
+             nameTableKind: None, sysroot: \"/\", sdk: \"S\")"
+        );
+        // A language LLVM 14 does not name stays a number; the default
+        // `splitDebugInlining: true` is not printed.
+        assert!(unit(0x26, 1).starts_with("distinct !DICompileUnit(language: 38, file: !0,"));
+        assert!(!unit(0x26, 1).contains("splitDebugInlining"));
+        // No language at all: left out, as `printDwarfEnum` leaves out 0.
+        assert!(unit(0, 1).starts_with("distinct !DICompileUnit(file: !0,"));
+    }
+
+    #[test]
+    fn a_file_prints_its_directory_even_when_empty() {
+        // [distinct, filename, directory, checksum kind, checksum]
+        assert_eq!(
+            di(16, &[0, 1, 0], &["a.metal"]),
+            "!DIFile(filename: \"a.metal\", directory: \"\")"
+        );
+        assert_eq!(
+            di(16, &[0, 1, 2], &["a.metal", ""]),
+            "!DIFile(filename: \"a.metal\", directory: \"\")"
+        );
+        assert_eq!(
+            di(16, &[0, 1, 2, 1, 3], &["a.metal", "/src", "0f"]),
+            "!DIFile(filename: \"a.metal\", directory: \"/src\", checksumkind: CSK_MD5, \
+             checksum: \"0f\")"
+        );
+    }
+
+    #[test]
+    fn a_location_leaves_out_a_zero_column() {
+        // A node: [distinct, line, column, scope, inlinedAt + 1].
+        assert_eq!(
+            di(7, &[0, 9, 0, 0, 0], &[]),
+            "!DILocation(line: 9, scope: !0)"
+        );
+        assert_eq!(
+            di(7, &[1, 0, 4, 0, 1], &[]),
+            "distinct !DILocation(line: 0, column: 4, scope: !0, inlinedAt: !0)"
+        );
+        // A `!dbg` location: (line, column, scope + 1, inlinedAt + 1,
+        // implicit).
+        let m = md_module(&[]);
+        let mut n = Numbering::default();
+        let mut p = Printer {
+            m: &m,
+            n: &mut n,
+            locals: None,
+            named_locals: 0,
+        };
+        p.number_module();
+        p.location([9, 0, 1, 0, 0]);
+        p.location([9, 3, 1, 0, 1]);
+        assert_eq!(
+            n.extra,
+            "!0 = !DILocation(line: 9, scope: !1)\n\
+             !2 = !DILocation(line: 9, column: 3, scope: !1, isImplicitCode: true)\n"
+        );
+    }
+
+    #[test]
+    fn variables_and_derived_types_print_fields_in_llvm_order() {
+        // [distinct | has align << 1, scope, name, file, line, type, arg,
+        //  flags, align]: `arg` right after the name.
+        assert_eq!(
+            di(28, &[2, 2, 1, 2, 3, 2, 2, 64, 0], &["x"]),
+            "!DILocalVariable(name: \"x\", arg: 2, scope: !0, file: !0, line: 3, type: !0, \
+             flags: DIFlagArtificial)"
+        );
+        // [distinct, tag, name, file, line, scope, base, size, align,
+        //  offset, flags, extra, address space + 1]: zeros left out,
+        //  address space 0 printed.
+        assert_eq!(
+            di(17, &[0, 0x0f, 0, 0, 0, 0, 1, 64, 0, 0, 0, 0, 1], &[]),
+            "!DIDerivedType(tag: DW_TAG_pointer_type, baseType: !0, size: 64, \
+             dwarfAddressSpace: 0)"
+        );
+        assert_eq!(
+            di(17, &[0, 0x0d, 1, 2, 5, 2, 2, 32, 0, 96, 3, 0], &["m"]),
+            "!DIDerivedType(tag: DW_TAG_member, name: \"m\", scope: !0, file: !0, line: 5, \
+             baseType: !0, size: 32, offset: 96, flags: DIFlagPublic)"
+        );
+    }
+
+    #[test]
+    fn other_debug_info_forms_as_llvm_14_prints_them() {
+        // A subrange's constant count is its number.
+        assert_eq!(di(13, &[4, 2, 0, 0, 0], &[]), "!DISubrange(count: 12)");
+        // A base type: size 0 left out, a tag other than base_type shown.
+        assert_eq!(
+            di(15, &[0, 0x3b, 1, 0, 0, 0], &["decltype(nullptr)"]),
+            "!DIBasicType(tag: DW_TAG_unspecified_type, name: \"decltype(nullptr)\")"
+        );
+        // A subprogram: zero line and scope line left out; virtuality's
+        // two values are single bits; `virtualIndex` shown for a virtual
+        // one; flags' two-bit groups by value.
+        let sp = di(
+            21,
+            &[
+                7,
+                2,
+                1,
+                0,
+                2,
+                0,
+                2,
+                0,
+                2,
+                2 | 8,
+                0,
+                3 | (2 << 16),
+                2,
+                0,
+                0,
+                0,
+                0,
+                0,
+            ],
+            &["f"],
+        );
+        assert_eq!(
+            sp,
+            "distinct !DISubprogram(name: \"f\", scope: !0, file: !0, type: !0, \
+             containingType: !0, virtualIndex: 0, flags: DIFlagPublic | \
+             DIFlagMultipleInheritance, spFlags: DISPFlagPureVirtual | DISPFlagDefinition, \
+             unit: !0)"
+        );
+        // DW_OP_LLVM_convert's encoding by name.
+        assert_eq!(
+            di(29, &[0, 0x1001, 32, 5, 0x9f], &[]),
+            "!DIExpression(DW_OP_LLVM_convert, 32, DW_ATE_signed, DW_OP_stack_value)"
+        );
+    }
+
+    #[test]
+    fn a_named_entry_block_is_labelled() {
+        // `define void @f()` whose one block holds `ret void`, printed
+        // with the entry block unnamed, then named.
+        let print = |entry_name: Option<&[u8]>| {
+            let mut m = Module::default();
+            let void = m.types.push(Ty::Void).unwrap();
+            let ty = m
+                .types
+                .push(Ty::Function {
+                    vararg: false,
+                    ret: void,
+                    params: Vec::new(),
+                })
+                .unwrap();
+            m.functions.push(super::super::module::Function {
+                name: b"f".to_vec(),
+                ty,
+                ..Default::default()
+            });
+            let mut body = Body {
+                insts: vec![super::super::function::Inst {
+                    result: None,
+                    pieces: 0..1,
+                    dbg: None,
+                    attachments: 0..0,
+                }],
+                pieces: vec![Piece::S("ret void")],
+                block_starts: vec![0],
+                ..Default::default()
+            };
+            if let Some(name) = entry_name {
+                body.block_names.insert(0, name.to_vec());
+            }
+            let mut out = String::new();
+            function(&mut m, 0, &body, &mut out);
+            out
+        };
+        assert_eq!(print(None), "define void @f() {\n  ret void\n}\n");
+        assert_eq!(
+            print(Some(b"entry")),
+            "define void @f() {\nentry:\n  ret void\n}\n"
+        );
     }
 
     #[test]
