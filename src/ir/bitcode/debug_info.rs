@@ -1,6 +1,9 @@
 //! Debug-info records of a METADATA_BLOCK, by LLVM's layouts
-//! (`MetadataLoader.cpp`), into named fields as `AsmWriter` prints them.
-//! Only the kinds Apple's compilers write are read; others are refused.
+//! (`MetadataLoader.cpp`), into named fields as LLVM 14's `AsmWriter`
+//! prints them: its order, the fields it leaves out (zeros, nulls, empty
+//! strings, defaults) and the DWARF names it knows (its `Dwarf.def`:
+//! what it does not name stays a number). Only the kinds Apple's
+//! compilers write are read; others are refused.
 
 use super::Error;
 use super::bitstream::Reader;
@@ -91,6 +94,20 @@ fn dwarf_name(v: u64, names: fn(u64) -> Option<&'static str>) -> Field {
     }
 }
 
+/// `v`'s name: `standard[v]`, else the one `others` pairs with it; none
+/// for an empty one.
+fn by_number(
+    v: u64,
+    standard: &[&'static str],
+    others: &[(u64, &'static str)],
+) -> Option<&'static str> {
+    let name = match usize::try_from(v).ok().and_then(|i| standard.get(i)) {
+        Some(name) => name,
+        None => others.iter().find(|(k, _)| *k == v).map_or("", |(_, n)| n),
+    };
+    (!name.is_empty()).then_some(name)
+}
+
 /// `dwarf::TagString` of LLVM 14 (its `Dwarf.def`).
 fn tag_name(v: u64) -> Option<&'static str> {
     const STANDARD: [&str; 0x4c] = [
@@ -171,56 +188,54 @@ fn tag_name(v: u64) -> Option<&'static str> {
         "DW_TAG_skeleton_unit",
         "DW_TAG_immutable_type",
     ];
-    let name = match v {
-        0..0x4c => STANDARD[v as usize],
-        0x4081 => "DW_TAG_MIPS_loop",
-        0x4101 => "DW_TAG_format_label",
-        0x4102 => "DW_TAG_function_template",
-        0x4103 => "DW_TAG_class_template",
-        0x4104 => "DW_TAG_GNU_BINCL",
-        0x4105 => "DW_TAG_GNU_EINCL",
-        0x4106 => "DW_TAG_GNU_template_template_param",
-        0x4107 => "DW_TAG_GNU_template_parameter_pack",
-        0x4108 => "DW_TAG_GNU_formal_parameter_pack",
-        0x4109 => "DW_TAG_GNU_call_site",
-        0x410a => "DW_TAG_GNU_call_site_parameter",
-        0x4200 => "DW_TAG_APPLE_property",
-        0x4201 => "DW_TAG_SUN_function_template",
-        0x4202 => "DW_TAG_SUN_class_template",
-        0x4203 => "DW_TAG_SUN_struct_template",
-        0x4204 => "DW_TAG_SUN_union_template",
-        0x4205 => "DW_TAG_SUN_indirect_inheritance",
-        0x4206 => "DW_TAG_SUN_codeflags",
-        0x4207 => "DW_TAG_SUN_memop_info",
-        0x4208 => "DW_TAG_SUN_omp_child_func",
-        0x4209 => "DW_TAG_SUN_rtti_descriptor",
-        0x420a => "DW_TAG_SUN_dtor_info",
-        0x420b => "DW_TAG_SUN_dtor",
-        0x420c => "DW_TAG_SUN_f90_interface",
-        0x420d => "DW_TAG_SUN_fortran_vax_structure",
-        0x42ff => "DW_TAG_SUN_hi",
-        0x5101 => "DW_TAG_ALTIUM_circ_type",
-        0x5102 => "DW_TAG_ALTIUM_mwa_circ_type",
-        0x5103 => "DW_TAG_ALTIUM_rev_carry_type",
-        0x5111 => "DW_TAG_ALTIUM_rom",
-        0x6000 => "DW_TAG_LLVM_annotation",
-        0x8004 => "DW_TAG_GHS_namespace",
-        0x8005 => "DW_TAG_GHS_using_namespace",
-        0x8006 => "DW_TAG_GHS_using_declaration",
-        0x8007 => "DW_TAG_GHS_template_templ_param",
-        0x8765 => "DW_TAG_UPC_shared_type",
-        0x8766 => "DW_TAG_UPC_strict_type",
-        0x8767 => "DW_TAG_UPC_relaxed",
-        0xa000 => "DW_TAG_PGI_kanji_type",
-        0xa020 => "DW_TAG_PGI_interface_block",
-        0xb000 => "DW_TAG_BORLAND_property",
-        0xb001 => "DW_TAG_BORLAND_Delphi_string",
-        0xb002 => "DW_TAG_BORLAND_Delphi_dynamic_array",
-        0xb003 => "DW_TAG_BORLAND_Delphi_set",
-        0xb004 => "DW_TAG_BORLAND_Delphi_variant",
-        _ => "",
-    };
-    (!name.is_empty()).then_some(name)
+    const VENDOR: &[(u64, &str)] = &[
+        (0x4081, "DW_TAG_MIPS_loop"),
+        (0x4101, "DW_TAG_format_label"),
+        (0x4102, "DW_TAG_function_template"),
+        (0x4103, "DW_TAG_class_template"),
+        (0x4104, "DW_TAG_GNU_BINCL"),
+        (0x4105, "DW_TAG_GNU_EINCL"),
+        (0x4106, "DW_TAG_GNU_template_template_param"),
+        (0x4107, "DW_TAG_GNU_template_parameter_pack"),
+        (0x4108, "DW_TAG_GNU_formal_parameter_pack"),
+        (0x4109, "DW_TAG_GNU_call_site"),
+        (0x410a, "DW_TAG_GNU_call_site_parameter"),
+        (0x4200, "DW_TAG_APPLE_property"),
+        (0x4201, "DW_TAG_SUN_function_template"),
+        (0x4202, "DW_TAG_SUN_class_template"),
+        (0x4203, "DW_TAG_SUN_struct_template"),
+        (0x4204, "DW_TAG_SUN_union_template"),
+        (0x4205, "DW_TAG_SUN_indirect_inheritance"),
+        (0x4206, "DW_TAG_SUN_codeflags"),
+        (0x4207, "DW_TAG_SUN_memop_info"),
+        (0x4208, "DW_TAG_SUN_omp_child_func"),
+        (0x4209, "DW_TAG_SUN_rtti_descriptor"),
+        (0x420a, "DW_TAG_SUN_dtor_info"),
+        (0x420b, "DW_TAG_SUN_dtor"),
+        (0x420c, "DW_TAG_SUN_f90_interface"),
+        (0x420d, "DW_TAG_SUN_fortran_vax_structure"),
+        (0x42ff, "DW_TAG_SUN_hi"),
+        (0x5101, "DW_TAG_ALTIUM_circ_type"),
+        (0x5102, "DW_TAG_ALTIUM_mwa_circ_type"),
+        (0x5103, "DW_TAG_ALTIUM_rev_carry_type"),
+        (0x5111, "DW_TAG_ALTIUM_rom"),
+        (0x6000, "DW_TAG_LLVM_annotation"),
+        (0x8004, "DW_TAG_GHS_namespace"),
+        (0x8005, "DW_TAG_GHS_using_namespace"),
+        (0x8006, "DW_TAG_GHS_using_declaration"),
+        (0x8007, "DW_TAG_GHS_template_templ_param"),
+        (0x8765, "DW_TAG_UPC_shared_type"),
+        (0x8766, "DW_TAG_UPC_strict_type"),
+        (0x8767, "DW_TAG_UPC_relaxed"),
+        (0xa000, "DW_TAG_PGI_kanji_type"),
+        (0xa020, "DW_TAG_PGI_interface_block"),
+        (0xb000, "DW_TAG_BORLAND_property"),
+        (0xb001, "DW_TAG_BORLAND_Delphi_string"),
+        (0xb002, "DW_TAG_BORLAND_Delphi_dynamic_array"),
+        (0xb003, "DW_TAG_BORLAND_Delphi_set"),
+        (0xb004, "DW_TAG_BORLAND_Delphi_variant"),
+    ];
+    by_number(v, &STANDARD, VENDOR)
 }
 
 /// `dwarf::LanguageString` of LLVM 14: DWARF 5's languages up to
@@ -267,14 +282,12 @@ pub fn language_name(v: u64) -> Option<&'static str> {
         "DW_LANG_RenderScript",
         "DW_LANG_BLISS",
     ];
-    let name = match v {
-        0..0x26 => STANDARD[v as usize],
-        0x8001 => "DW_LANG_Mips_Assembler",
-        0x8e57 => "DW_LANG_GOOGLE_RenderScript",
-        0xb000 => "DW_LANG_BORLAND_Delphi",
-        _ => "",
-    };
-    (!name.is_empty()).then_some(name)
+    const VENDOR: &[(u64, &str)] = &[
+        (0x8001, "DW_LANG_Mips_Assembler"),
+        (0x8e57, "DW_LANG_GOOGLE_RenderScript"),
+        (0xb000, "DW_LANG_BORLAND_Delphi"),
+    ];
+    by_number(v, &STANDARD, VENDOR)
 }
 
 /// `dwarf::AttributeEncodingString` of LLVM 14.
@@ -300,51 +313,49 @@ fn encoding_name(v: u64) -> Option<&'static str> {
         "DW_ATE_UCS",
         "DW_ATE_ASCII",
     ];
-    let name = match v {
-        0..0x13 => STANDARD[v as usize],
-        0x81 => "DW_ATE_HP_complex_float",
-        0x82 => "DW_ATE_HP_float128",
-        0x83 => "DW_ATE_HP_complex_float128",
-        0x84 => "DW_ATE_HP_floathpintel",
-        0x85 => "DW_ATE_HP_imaginary_float90",
-        0x86 => "DW_ATE_HP_imaginary_float128",
-        _ => "",
-    };
-    (!name.is_empty()).then_some(name)
+    const VENDOR: &[(u64, &str)] = &[
+        (0x81, "DW_ATE_HP_complex_float"),
+        (0x82, "DW_ATE_HP_float128"),
+        (0x83, "DW_ATE_HP_complex_float128"),
+        (0x84, "DW_ATE_HP_floathpintel"),
+        (0x85, "DW_ATE_HP_imaginary_float90"),
+        (0x86, "DW_ATE_HP_imaginary_float128"),
+    ];
+    by_number(v, &STANDARD, VENDOR)
 }
 
 /// `dwarf::ConventionString` of LLVM 14.
 fn convention_name(v: u64) -> Option<&'static str> {
-    Some(match v {
-        0x01 => "DW_CC_normal",
-        0x02 => "DW_CC_program",
-        0x03 => "DW_CC_nocall",
-        0x04 => "DW_CC_pass_by_reference",
-        0x05 => "DW_CC_pass_by_value",
-        0x40 => "DW_CC_GNU_renesas_sh",
-        0x41 => "DW_CC_GNU_borland_fastcall_i386",
-        0xb0 => "DW_CC_BORLAND_safecall",
-        0xb1 => "DW_CC_BORLAND_stdcall",
-        0xb2 => "DW_CC_BORLAND_pascal",
-        0xb3 => "DW_CC_BORLAND_msfastcall",
-        0xb4 => "DW_CC_BORLAND_msreturn",
-        0xb5 => "DW_CC_BORLAND_thiscall",
-        0xb6 => "DW_CC_BORLAND_fastcall",
-        0xc0 => "DW_CC_LLVM_vectorcall",
-        0xc1 => "DW_CC_LLVM_Win64",
-        0xc2 => "DW_CC_LLVM_X86_64SysV",
-        0xc3 => "DW_CC_LLVM_AAPCS",
-        0xc4 => "DW_CC_LLVM_AAPCS_VFP",
-        0xc5 => "DW_CC_LLVM_IntelOclBicc",
-        0xc6 => "DW_CC_LLVM_SpirFunction",
-        0xc7 => "DW_CC_LLVM_OpenCLKernel",
-        0xc8 => "DW_CC_LLVM_Swift",
-        0xc9 => "DW_CC_LLVM_PreserveMost",
-        0xca => "DW_CC_LLVM_PreserveAll",
-        0xcb => "DW_CC_LLVM_X86RegCall",
-        0xff => "DW_CC_GDB_IBM_OpenCL",
-        _ => return None,
-    })
+    const NAMES: &[(u64, &str)] = &[
+        (0x01, "DW_CC_normal"),
+        (0x02, "DW_CC_program"),
+        (0x03, "DW_CC_nocall"),
+        (0x04, "DW_CC_pass_by_reference"),
+        (0x05, "DW_CC_pass_by_value"),
+        (0x40, "DW_CC_GNU_renesas_sh"),
+        (0x41, "DW_CC_GNU_borland_fastcall_i386"),
+        (0xb0, "DW_CC_BORLAND_safecall"),
+        (0xb1, "DW_CC_BORLAND_stdcall"),
+        (0xb2, "DW_CC_BORLAND_pascal"),
+        (0xb3, "DW_CC_BORLAND_msfastcall"),
+        (0xb4, "DW_CC_BORLAND_msreturn"),
+        (0xb5, "DW_CC_BORLAND_thiscall"),
+        (0xb6, "DW_CC_BORLAND_fastcall"),
+        (0xc0, "DW_CC_LLVM_vectorcall"),
+        (0xc1, "DW_CC_LLVM_Win64"),
+        (0xc2, "DW_CC_LLVM_X86_64SysV"),
+        (0xc3, "DW_CC_LLVM_AAPCS"),
+        (0xc4, "DW_CC_LLVM_AAPCS_VFP"),
+        (0xc5, "DW_CC_LLVM_IntelOclBicc"),
+        (0xc6, "DW_CC_LLVM_SpirFunction"),
+        (0xc7, "DW_CC_LLVM_OpenCLKernel"),
+        (0xc8, "DW_CC_LLVM_Swift"),
+        (0xc9, "DW_CC_LLVM_PreserveMost"),
+        (0xca, "DW_CC_LLVM_PreserveAll"),
+        (0xcb, "DW_CC_LLVM_X86RegCall"),
+        (0xff, "DW_CC_GDB_IBM_OpenCL"),
+    ];
+    by_number(v, &[], NAMES)
 }
 
 /// `printDIFlags`: left out when zero; as `DINode::splitFlags` splits
@@ -557,16 +568,7 @@ pub fn node(r: &Reader<'_>, code: u32, ops: &[u64]) -> Result<Md, Error> {
             //  offset, flags, extra, dwarf address space + 1,
             //  annotations]
             need(12, "DIDerivedType")?;
-            f.tag(ops[1]);
-            f.str("name", ops, 2);
-            f.md("scope", ops, 5);
-            f.md("file", ops, 3);
-            f.int("line", ops[4]);
-            f.md_or_null("baseType", ops, 6);
-            f.int("size", ops[7]);
-            f.int("align", ops[8]);
-            f.int("offset", ops[9]);
-            di_flags(&mut f, ops[10]);
+            type_fields(&mut f, ops, Field::MdOrNull(ops[6]));
             f.md("extraData", ops, 11);
             if get(ops, 12) != 0 {
                 f.int_always("dwarfAddressSpace", ops[12] - 1);
@@ -580,16 +582,7 @@ pub fn node(r: &Reader<'_>, code: u32, ops: &[u64]) -> Result<Md, Error> {
             //  template parameters, identifier, discriminator, data
             //  location, associated, allocated, rank, annotations]
             need(16, "DICompositeType")?;
-            f.tag(ops[1]);
-            f.str("name", ops, 2);
-            f.md("scope", ops, 5);
-            f.md("file", ops, 3);
-            f.int("line", ops[4]);
-            f.md("baseType", ops, 6);
-            f.int("size", ops[7]);
-            f.int("align", ops[8]);
-            f.int("offset", ops[9]);
-            di_flags(&mut f, ops[10]);
+            type_fields(&mut f, ops, Field::Md(ops[6]));
             f.md("elements", ops, 11);
             f.dwarf("runtimeLang", ops[12], language_name);
             f.md("vtableHolder", ops, 13);
@@ -812,6 +805,22 @@ pub fn node(r: &Reader<'_>, code: u32, ops: &[u64]) -> Result<Md, Error> {
         }
     };
     Ok(f.done(distinct, kind))
+}
+
+/// What derived and composite types' records share: [distinct, tag,
+/// name, file, line, scope, base type, size, align, offset, flags], the
+/// base type printed as `base` says.
+fn type_fields(f: &mut Fields, ops: &[u64], base: Field) {
+    f.tag(ops[1]);
+    f.str("name", ops, 2);
+    f.md("scope", ops, 5);
+    f.md("file", ops, 3);
+    f.int("line", ops[4]);
+    f.push("baseType", base);
+    f.int("size", ops[7]);
+    f.int("align", ops[8]);
+    f.int("offset", ops[9]);
+    di_flags(f, ops[10]);
 }
 
 fn subprogram(r: &Reader<'_>, ops: &[u64]) -> Result<Md, Error> {

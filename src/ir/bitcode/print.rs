@@ -1681,6 +1681,18 @@ mod tests {
         m
     }
 
+    /// A printer of `m` with its module-level metadata numbered.
+    fn numbered<'m>(m: &'m Module<'static>, n: &'m mut Numbering) -> Printer<'m, 'static, 'm> {
+        let mut p = Printer {
+            m,
+            n,
+            locals: None,
+            named_locals: 0,
+        };
+        p.number_module();
+        p
+    }
+
     /// `!N = ...`'s right-hand side of debug-info record `code` with
     /// operands `ops`, in [`md_module`]`(strings)`.
     fn di(code: u32, ops: &[u64], strings: &[&str]) -> String {
@@ -1692,13 +1704,7 @@ mod tests {
             return text;
         }
         let mut n = Numbering::default();
-        let mut p = Printer {
-            m: &m,
-            n: &mut n,
-            locals: None,
-            named_locals: 0,
-        };
-        p.number_module();
+        let mut p = numbered(&m, &mut n);
         let mut out = String::new();
         p.md_definition(&mut out, &item);
         assert!(p.n.failed.is_none(), "{:?}", p.n.failed);
@@ -1770,13 +1776,7 @@ mod tests {
         // implicit).
         let m = md_module(&[]);
         let mut n = Numbering::default();
-        let mut p = Printer {
-            m: &m,
-            n: &mut n,
-            locals: None,
-            named_locals: 0,
-        };
-        p.number_module();
+        let mut p = numbered(&m, &mut n);
         p.location([9, 0, 1, 0, 0]);
         p.location([9, 3, 1, 0, 1]);
         assert_eq!(
