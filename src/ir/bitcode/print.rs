@@ -17,6 +17,15 @@ use std::fmt::Write;
 /// a cycle in a hostile file would otherwise never end).
 const MAX_CONST_DEPTH: u32 = 48;
 
+/// Most bytes of constants one module's text may print (inline, at each
+/// use of a body's constant; a module-level one's text is printed once
+/// and copied). A constant is printed whole wherever it is used, so
+/// aggregates that share their elements print in time and text
+/// exponential in their depth: a 20 KB hostile file whose 40 levels each
+/// hold the one below twice never ended. Real modules' whole texts are a
+/// fraction of this (the corpus's largest, 12 MB).
+const MAX_CONSTANT_TEXT: usize = 32 << 20;
+
 /// How metadata and attribute groups are numbered in the text.
 ///
 /// Metadata nodes are numbered as LLVM's `SlotTracker` numbers them for
@@ -61,6 +70,11 @@ pub struct Numbering {
     /// The first problem met (a reference to nothing, a constant too
     /// deep): the module is refused with it.
     pub failed: Option<String>,
+    /// Bytes of constants printed in the module so far, and where in its
+    /// text the outermost constant being printed starts (see
+    /// [`MAX_CONSTANT_TEXT`]).
+    constant_bytes: usize,
+    constant_start: usize,
     /// Each type's text by type id. Writing types anew each time was ~4%
     /// of a scan of mlx.metallib.
     types: Texts,
@@ -96,6 +110,7 @@ impl Numbering {
         self.groups.clear();
         self.group_order.clear();
         self.failed = None;
+        self.constant_bytes = 0;
         self.forget_types();
         self.locals.clear();
         self.list_groups = None;
@@ -480,7 +495,12 @@ impl Printer<'_, '_, '_> {
         }
     }
 
+    /// `T v`: an element or operand of a constant, `depth` deep in it.
     fn typed(&mut self, out: &mut String, id: u32, depth: u32) {
+        // Past the budget (below), every element left is passed over.
+        if self.n.failed.is_some() {
+            return;
+        }
         let Some(&t) = self.m.value_types.get(id as usize) else {
             self.fail(format!("a reference to value {id}, which does not exist"));
             return;
@@ -488,6 +508,16 @@ impl Printer<'_, '_, '_> {
         self.ty(out, t);
         out.push(' ');
         self.value(out, id, depth);
+        // An element printed before is copied, not printed again: counted
+        // here, with the constant it is in (see [`MAX_CONSTANT_TEXT`]).
+        let printed = out.len().saturating_sub(self.n.constant_start);
+        if self.n.constant_bytes.saturating_add(printed) > MAX_CONSTANT_TEXT {
+            self.fail(format!(
+                "more than {} MB of constants to print: aggregates that share their \
+                 elements too many times over",
+                MAX_CONSTANT_TEXT >> 20
+            ));
+        }
     }
 
     fn constant(&mut self, out: &mut String, c: &Const, ty: TypeId, depth: u32) {
@@ -495,6 +525,17 @@ impl Printer<'_, '_, '_> {
             self.fail(format!("constants nested more than {MAX_CONST_DEPTH} deep"));
             return;
         }
+        if depth == 0 {
+            self.n.constant_start = out.len();
+            self.constant_inner(out, c, ty, depth);
+            let printed = out.len().saturating_sub(self.n.constant_start);
+            self.n.constant_bytes = self.n.constant_bytes.saturating_add(printed);
+            return;
+        }
+        self.constant_inner(out, c, ty, depth);
+    }
+
+    fn constant_inner(&mut self, out: &mut String, c: &Const, ty: TypeId, depth: u32) {
         let types = &self.m.types;
         match c {
             Const::Int(v) => match types.get(ty) {
@@ -1596,6 +1637,33 @@ pub fn module(m: &mut Module<'_>, module_id: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn aggregates_sharing_their_elements_end_in_an_error_not_a_hang() {
+        // A global initialised with 40 nested [2 x ...] arrays, each level
+        // holding the one below twice: 2^40 constants to print inline.
+        let mut m = Module::default();
+        let mut ty = m.types.push(Ty::Int(32)).unwrap();
+        m.values.push(Value::Const(Const::Int(7)));
+        m.value_types.push(ty);
+        for level in 0..40u32 {
+            ty = m.types.push(Ty::Array(2, ty)).unwrap();
+            m.values
+                .push(Value::Const(Const::Aggregate(vec![level, level])));
+            m.value_types.push(ty);
+        }
+        m.globals.push(super::super::module::GlobalVar {
+            name: b"table".to_vec(),
+            ty,
+            init: m.values.len() as u32,
+            ..Default::default()
+        });
+        let started = std::time::Instant::now();
+        let why = module(&mut m, "shared").unwrap_err();
+        assert!(why.contains("constants to print"), "{why}");
+        // Bounded: it stops at the limit, not after 2^40 (a few ms).
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    }
 
     fn float(ty: Ty, bits: u64) -> String {
         let mut s = String::new();
