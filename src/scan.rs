@@ -451,7 +451,8 @@ fn scan_native_file(
 ) {
     // What each module leaves the next on this thread, across files.
     let mut decoding = std::mem::take(&mut reuse.decoding);
-    let mut note = mismatch_note(path).filter(|_| whole);
+    // Read from the file's head: only for the part that speaks for it.
+    let mut note = if whole { mismatch_note(path) } else { None };
     let read = crate::compile::each_native_module_of(path, part, &mut decoding, |m| {
         let mut report = scan_binary_module(path, m, config, reuse);
         if let Some(note) = note.take() {
